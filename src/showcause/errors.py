@@ -1,0 +1,33 @@
+"""Errors with a stable code and the process exit status they map to."""
+
+from __future__ import annotations
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "ShowcauseError", "ToolArgumentError"]
+
+EXIT_BAD_INPUT = 2
+EXIT_INCONCLUSIVE = 3
+
+
+class ShowcauseError(Exception):
+    """Base class; `code` is the documented error code, `exit_code` what the CLI exits with."""
+
+    code = "INTERNAL_ERROR"
+    exit_code = EXIT_INCONCLUSIVE
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class InputError(ShowcauseError):
+    """Bad input or usage: a patch that does not apply, an unknown ref, a missing file."""
+
+    code = "INVALID_INPUT"
+    exit_code = EXIT_BAD_INPUT
+
+
+class ToolArgumentError(ShowcauseError):
+    """A tool argument was refused (confinement, type, allowlist). Shown to the caller, never fatal."""
+
+    code = "TOOL_ARGUMENT_REFUSED"
+    exit_code = EXIT_BAD_INPUT

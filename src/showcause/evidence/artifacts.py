@@ -1,0 +1,36 @@
+"""What a tool call showed: locations (for citation checks) and artifacts (what can back a block)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = ["ARTIFACT_TYPES", "Artifact", "Shown"]
+
+# The only artifact kinds that can back a MODIFY/REPLACE (DESIGN.md, "Artifacts and the gate").
+ARTIFACT_TYPES = ("test_regression", "new_type_error", "dangling_reference")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A location a tool printed. `line_text` is the exact output line that shows it."""
+
+    file: str
+    line: int | None
+    line_text: str
+    test: str | None = None     # a test id (`path::name`) when the location is a test
+
+
+@dataclass(frozen=True)
+class Artifact:
+    type: str
+    file: str
+    line: int | None
+    detail: str
+    line_text: str = ""        # the output line that shows it; an artifact cut from the output is dropped
+    tool_call: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("line_text")
+        return data

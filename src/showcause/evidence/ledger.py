@@ -1,0 +1,106 @@
+"""The ledger: every tool call of a review, numbered T1, T2, … with exactly what it showed."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from showcause.errors import ToolArgumentError
+from showcause.evidence.artifacts import Artifact, Shown
+from showcause.tools.base import ToolContext, ToolOutput
+from showcause.tools.registry import get_tool
+
+__all__ = ["Ledger", "ToolCall"]
+
+
+@dataclass
+class ToolCall:
+    id: str
+    tool: str
+    args: dict[str, Any]
+    ok: bool
+    output: str
+    ms: int
+    artifacts: list[Artifact] = field(default_factory=list)
+    shown: list[Shown] = field(default_factory=list)
+    isolation: str | None = None
+    results: list[dict[str, Any]] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "tool": self.tool, "args": self.args, "ok": self.ok,
+                                "output": self.output, "artifacts": [a.to_json() for a in self.artifacts],
+                                "ms": self.ms, "isolation": self.isolation}
+        if self.results is not None:
+            data["results"] = self.results
+        return data
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "arguments"
+        msg = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
+        parts.append(f"{where}: {msg}")
+    return "; ".join(parts)
+
+
+def _cut(out: ToolOutput, limit: int) -> tuple[str, bool]:
+    if len(out.text) <= limit:
+        return out.text, False
+    kept = out.text[:limit]
+    kept = kept[: kept.rfind("\n") + 1] if "\n" in kept else kept
+    dropped = len(out.text) - len(kept)
+    return f"{kept}… [output cut: {dropped} more characters not shown; {out.advice}]", True
+
+
+class Ledger:
+    """Runs tools through the registry, validates arguments, caps output, records everything."""
+
+    def __init__(self, ctx: ToolContext) -> None:
+        self.ctx = ctx
+        self.calls: list[ToolCall] = []
+
+    def next_id(self) -> str:
+        return f"T{len(self.calls) + 1}"
+
+    def call(self, name: str, args: Any) -> ToolCall:
+        call_id = self.next_id()
+        started = time.monotonic()
+        shown_args: dict[str, Any] = args if isinstance(args, dict) else {"_raw": args}
+        tool = get_tool(name) if isinstance(name, str) else None
+        try:
+            if tool is None:
+                raise ToolArgumentError(f"unknown tool {name!r}")
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args or "{}")
+                except json.JSONDecodeError as exc:
+                    raise ToolArgumentError(f"arguments are not valid JSON: {exc.msg}") from exc
+            if not isinstance(args, dict):
+                raise ToolArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+            shown_args = args
+            try:
+                parsed = tool.Arguments.model_validate(args)
+            except ValidationError as exc:
+                raise ToolArgumentError(f"invalid arguments: {_explain(exc)}") from exc
+            out = tool.run(self.ctx, parsed)
+        except ToolArgumentError as exc:
+            out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
+        except (OSError, RuntimeError, ValueError) as exc:
+            # A tool that fails is a failed call in the ledger, not a failed review.
+            out = ToolOutput(text=f"{name}: failed: {type(exc).__name__}: {exc}", ok=False)
+        text, _ = _cut(out, self.ctx.policy.max_chars)
+        # Only what was actually shown counts: anything cut away can never be cited.
+        lines = set(text.splitlines())
+        artifacts = [Artifact(a.type, a.file, a.line, a.detail, a.line_text, call_id)
+                     for a in out.artifacts if a.line_text in lines]
+        shown = [s for s in out.shown if s.line_text in lines]
+        call = ToolCall(id=call_id, tool=str(name), args=shown_args, ok=out.ok, output=f"{call_id} {text}",
+                        ms=int((time.monotonic() - started) * 1000), artifacts=artifacts, shown=shown,
+                        isolation=out.isolation, results=out.results)
+        self.calls.append(call)
+        return call

@@ -1,0 +1,51 @@
+"""Turn command-line (or MCP) input options into a Snapshot and a ToolContext."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from showcause.errors import InputError
+from showcause.sandbox.policy import Policy, load_policy
+from showcause.snapshot import Snapshot, from_case, from_dir, from_git
+from showcause.tools.base import ToolContext
+
+__all__ = ["PROJECT_CONFIG", "open_snapshot", "tool_context"]
+
+PROJECT_CONFIG = ".showcause.toml"
+
+
+def open_snapshot(*, case: Path | None = None, repo: Path | None = None, diff: Path | None = None,
+                  base: str | None = None, head: str | None = None) -> Snapshot:
+    if (case is None) == (repo is None):
+        raise InputError("give exactly one of --case DIR or --repo PATH")
+    if case is not None:
+        if diff or base or head:
+            raise InputError("--case takes no --diff, --base or --head (the case holds its patch)")
+        return from_case(case)
+    assert repo is not None
+    if (base is None) != (head is None):
+        raise InputError("--base and --head go together")
+    if base is not None and head is not None:
+        if diff is not None:
+            raise InputError("use either --diff FILE or --base/--head, not both")
+        return from_git(repo, base, head)
+    return from_dir(repo, diff)
+
+
+def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "head") -> ToolContext:
+    """The policy comes from the defaults, the BASE tree's .showcause.toml, then --config.
+
+    The head tree's config is never read: a change must not loosen the rules it is reviewed under.
+    """
+    overrides: list[Path] = []
+    trusted = snapshot.base / PROJECT_CONFIG
+    if trusted.is_file() and not trusted.is_symlink():
+        overrides.append(trusted)
+    if config is not None:
+        if not config.is_file():
+            raise InputError(f"{config}: no such config file")
+        overrides.append(config)
+    policy: Policy = load_policy(*overrides)
+    case = snapshot.case
+    return ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
+                       typecheck=case.typecheck if case else "auto")

@@ -1,0 +1,90 @@
+"""Sandbox policy: caps and limits, loaded from `sandbox/policy.toml` plus trusted overrides."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from showcause.errors import InputError
+
+__all__ = ["Policy", "default_policy_path", "load_policy"]
+
+
+@dataclass(frozen=True)
+class Policy:
+    max_file_bytes: int = 2_000_000
+    max_read_lines: int = 200
+    max_line_chars: int = 400
+    max_chars: int = 6000
+    max_search_hits: int = 40
+    max_list_files: int = 200
+    max_symbol_hits: int = 60
+    search_timeout_s: float = 10.0
+    max_pattern_chars: int = 1000
+    timeout_s: float = 60.0
+    kill_grace_s: float = 2.0
+    cpu_s: int = 120
+    test_memory_mb: int = 2048
+    typecheck_memory_mb: int = 4096
+    file_size_mb: int = 64
+    open_files: int = 1024
+    max_output_bytes: int = 1_000_000
+    test_timeout_s: int = 30
+    env_allow: tuple[str, ...] = ("LANG", "LC_ALL", "TZ", "TERM")
+    discover: tuple[str, ...] = field(default_factory=tuple)
+    # "auto" picks the strongest level available; tests and users may force a weaker one.
+    isolation: str = "auto"
+
+    def merged(self, data: dict[str, Any], origin: str) -> Policy:
+        """Return a copy with the keys of a policy TOML document applied (sections are flattened)."""
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for section, body in data.items():
+            items = body.items() if isinstance(body, dict) else [(section, body)]
+            for key, value in items:
+                if key not in known:
+                    raise InputError(f"{origin}: unknown sandbox policy key {key!r}")
+                current = getattr(self, key)
+                if isinstance(current, tuple):
+                    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                        raise InputError(f"{origin}: {key} must be a list of strings")
+                    value = tuple(value)
+                elif isinstance(current, bool) or not isinstance(value, type(current) | int):
+                    raise InputError(f"{origin}: {key} must be {type(current).__name__}")
+                elif isinstance(current, int | float) and value <= 0:
+                    raise InputError(f"{origin}: {key} must be positive")
+                changes[key] = type(current)(value)
+        if changes.get("isolation", self.isolation) not in ("auto", "bwrap", "unshare", "none"):
+            raise InputError(f"{origin}: isolation must be auto, bwrap, unshare or none")
+        return replace(self, **changes)
+
+
+def default_policy_path() -> Path:
+    """The checkout's `sandbox/policy.toml`, or the copy packaged into wheels."""
+    here = Path(__file__).resolve()
+    checkout = here.parents[3] / "sandbox" / "policy.toml"
+    return checkout if checkout.is_file() else here.with_name("policy.toml")
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputError(f"cannot read policy {path}: {exc}") from exc
+
+
+def load_policy(*overrides: Path | dict[str, Any]) -> Policy:
+    """Defaults from policy.toml, then each override in order (a file path or a parsed document).
+
+    An override document may hold the keys at top level or under a `[sandbox]` table.
+    """
+    path = default_policy_path()
+    policy = Policy().merged(_read_toml(path), str(path))
+    for item in overrides:
+        doc = _read_toml(item) if isinstance(item, Path) else item
+        origin = str(item) if isinstance(item, Path) else "config"
+        doc = doc.get("sandbox", doc) if isinstance(doc.get("sandbox"), dict) else doc
+        policy = policy.merged(doc, origin)
+    return policy

@@ -1,0 +1,226 @@
+"""Run repository code (tests, typecheckers) in a throw-away copy under the strongest isolation available.
+
+Levels, strongest first:
+- ``bwrap``: bubblewrap with every namespace unshared (no network but a private loopback), a minimal
+  read-only view of the system (no user home, no harness files, a private /tmp), the copy at ``/ws``.
+- ``unshare``: new network, PID and mount namespaces (no network, no process outlives the call) but the
+  host file system is visible.
+- ``none``: rlimits and a process group only.
+All levels scrub the environment and apply rlimits, a wall timeout and output caps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from showcause.sandbox.policy import Policy
+
+__all__ = ["SANDBOX_OUT", "SANDBOX_ROOT", "ProcResult", "available_isolation", "run_sandboxed"]
+
+SANDBOX_ROOT = "/ws"
+SANDBOX_OUT = "/out"
+_ETC_KEEP = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group", "nsswitch.conf", "hosts",
+             "localtime", "alternatives", "ssl", "ca-certificates", "mime.types")
+
+
+@dataclass(frozen=True)
+class ProcResult:
+    argv: tuple[str, ...]
+    returncode: int | None          # None when killed by the timeout
+    stdout: str
+    stderr: str
+    timed_out: bool
+    truncated: bool                  # some output was read and discarded
+    isolation: str
+    seconds: float
+    root: str                        # where the workspace appeared to the process
+    out: str                         # where the out dir appeared to the process
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+@cache
+def _probe(level: str) -> bool:
+    true = shutil.which("true") or "/usr/bin/true"
+    if level == "bwrap":
+        if not shutil.which("bwrap"):
+            return False
+        argv = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", true]
+    else:
+        if not shutil.which("unshare"):
+            return False
+        argv = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", true]
+    try:
+        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def available_isolation(policy: Policy) -> str:
+    """The level `run_sandboxed` will use under this policy."""
+    wanted = policy.isolation
+    for level in ("bwrap", "unshare"):
+        if wanted in ("auto", level) and _probe(level):
+            return level
+        if wanted == level:
+            break
+    return "none"
+
+
+def _ro_prefixes() -> list[str]:
+    """Interpreter and tool locations the sandboxed process needs to see, read-only."""
+    here = Path(__file__).resolve()
+    tools = here.parents[3] / "toolchain" / "node_modules"
+    paths = {sys.prefix, sys.base_prefix, os.path.realpath(sys.executable)}
+    if tools.is_dir():
+        paths.add(str(tools))
+    outside_usr = [p for p in paths if not p.startswith("/usr/")]
+    # Bind directories, not the executable itself; drop paths nested in another bound path.
+    dirs = sorted({p if os.path.isdir(p) else os.path.dirname(p) for p in outside_usr})
+    return [d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs)]
+
+
+def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path) -> list[str]:
+    cmd = ["bwrap", "--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "lib", "lib64", "sbin", "lib32"):
+        top = Path("/") / name
+        if top.is_symlink():
+            cmd += ["--symlink", os.readlink(top), str(top)]
+        elif top.is_dir():
+            cmd += ["--ro-bind", str(top), str(top)]
+    for name in _ETC_KEEP:
+        if (Path("/etc") / name).exists():
+            cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home"]
+    for prefix in _ro_prefixes():
+        cmd += ["--ro-bind", prefix, prefix]
+    cmd += ["--bind", str(ws), SANDBOX_ROOT, "--bind", str(out), SANDBOX_OUT, "--chdir", SANDBOX_ROOT,
+            "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox", "--"]
+    return cmd + list(argv)
+
+
+def _env(policy: Policy, home: str, tmp: str, extra: dict[str, str]) -> dict[str, str]:
+    venv_bin = os.path.dirname(sys.executable)
+    path = [venv_bin, "/usr/local/bin", "/usr/bin", "/bin"]
+    env = {k: os.environ[k] for k in policy.env_allow if k in os.environ}
+    env.update({"PATH": ":".join(path), "HOME": home, "TMPDIR": tmp, "LANG": env.get("LANG", "C.UTF-8"),
+                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "NO_COLOR": "1", "CI": "true"})
+    env.update(extra)
+    return env
+
+
+def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
+    """rlimits through util-linux `prlimit`, inherited by everything the sandbox starts.
+
+    (A `preexec_fn` would do the same but is unsafe when tools run in threads.)
+    """
+    mem = memory_mb * 1024 * 1024
+    fsize = policy.file_size_mb * 1024 * 1024
+    return ["prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}", f"--fsize={fsize}",
+            f"--nofile={policy.open_files}", "--core=0", "--"]
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _pump(proc: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[bytes, bytes, bool, bool]:
+    """Read both pipes until EOF or the deadline, keeping at most `cap` bytes of each."""
+    assert proc.stdout is not None and proc.stderr is not None
+    kept = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    truncated = timed_out = False
+    sel = selectors.DefaultSelector()
+    for stream in kept:
+        os.set_blocking(stream.fileno(), False)
+        sel.register(stream, selectors.EVENT_READ)
+    exited_at: float | None = None
+    while sel.get_map():
+        now = time.monotonic()
+        if now >= deadline:
+            timed_out = True
+            break
+        if exited_at is None and proc.poll() is not None:
+            exited_at = now
+        # Once the main process is gone, a leftover writer gets one short grace period only.
+        if exited_at is not None and now - exited_at > 1.0:
+            break
+        for key, _ in sel.select(timeout=min(0.2, deadline - now)):
+            stream = key.fileobj
+            chunk = os.read(key.fd, 65536)
+            if not chunk:
+                sel.unregister(stream)
+                continue
+            buf = kept[stream]  # type: ignore[index]
+            room = cap - len(buf)
+            if room > 0:
+                buf += chunk[:room]
+            if len(chunk) > room:
+                truncated = True
+    sel.close()
+    return bytes(kept[proc.stdout]), bytes(kept[proc.stderr]), truncated, timed_out
+
+
+def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy: Policy, memory_mb: int,
+                  timeout_s: float | None = None, env: dict[str, str] | None = None) -> ProcResult:
+    """Run `argv` with `workspace` as its working directory; `out_dir` receives report files.
+
+    The caller owns both directories (they are throw-away). Paths in `argv` and `env` may use
+    `{root}` and `{out}`, replaced by where the directories appear inside the sandbox.
+    """
+    level = available_isolation(policy)
+    run_dir = out_dir.parent
+    if level == "bwrap":
+        root, out, home, tmp = SANDBOX_ROOT, SANDBOX_OUT, "/tmp/home", "/tmp"
+    else:
+        root, out = str(workspace), str(out_dir)
+        home, tmp = str(run_dir / "home"), str(run_dir / "tmp")
+        for d in (home, tmp):
+            os.makedirs(d, exist_ok=True)
+    sub = {"{root}": root, "{out}": out}
+
+    def fill(text: str) -> str:
+        for k, v in sub.items():
+            text = text.replace(k, v)
+        return text
+
+    inner = [fill(a) for a in argv]
+    full_env = _env(policy, home, tmp, {k: fill(v) for k, v in (env or {}).items()})
+    if level == "bwrap":
+        cmd = _bwrap_argv(inner, workspace, out_dir)
+    elif level == "unshare":
+        cmd = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "--", *inner]
+    else:
+        cmd = inner
+    cmd = _limit_argv(memory_mb, policy) + cmd
+    limit = timeout_s if timeout_s is not None else policy.timeout_s
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=workspace, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
+    finally:
+        _kill_group(proc)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        rc = proc.wait()
+    notes: list[str] = []
+    if truncated:
+        notes.append(f"output beyond {policy.max_output_bytes} bytes per stream was discarded")
+    if timed_out:
+        notes.append(f"killed after the {limit:g} s wall timeout")
+    return ProcResult(argv=tuple(inner), returncode=None if timed_out else rc,
+                      stdout=stdout.decode("utf-8", "replace"), stderr=stderr.decode("utf-8", "replace"),
+                      timed_out=timed_out, truncated=truncated, isolation=level,
+                      seconds=time.monotonic() - started, root=root, out=out, notes=tuple(notes))

@@ -1,0 +1,212 @@
+"""A review's two trees (base, head) and the real diff between them.
+
+Trees are materialized in a private temporary directory; the user's tree is never written to.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from showcause.errors import InputError
+from showcause.snapshot.case import CaseInput, load_case_input
+from showcause.snapshot.diff import Diff, diff_trees
+from showcause.snapshot.gitcmd import git, git_bytes
+
+__all__ = ["Snapshot", "from_case", "from_dir", "from_git"]
+
+_SKIP = {".git"}
+
+
+@dataclass
+class Snapshot:
+    base: Path
+    head: Path
+    diff: Diff
+    label: str
+    case: CaseInput | None = None
+    _tmp: Path | None = field(default=None, repr=False)
+
+    def close(self) -> None:
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+    def __enter__(self) -> Snapshot:
+        return self
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def tree(self, side: str) -> Path:
+        return self.head if side == "head" else self.base
+
+
+def _new_tmp() -> Path:
+    return Path(tempfile.mkdtemp(prefix="showcause-snap-"))
+
+
+def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
+    """Copy a directory (symlinks as symlinks, never followed; `.git` skipped), or only the listed files."""
+    if only is None:
+        shutil.copytree(src, dst, symlinks=True, ignore=lambda _d, names: [n for n in names if n in _SKIP])
+        return
+    dst.mkdir(parents=True, exist_ok=True)
+    for rel in only:
+        source = src / rel
+        if not os.path.lexists(source) or _SKIP.intersection(Path(rel).parts):
+            continue
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            os.symlink(os.readlink(source), target)
+        elif source.is_file():
+            shutil.copy2(source, target)
+
+
+def _finish(tmp: Path, label: str, case: CaseInput | None = None) -> Snapshot:
+    return Snapshot(base=tmp / "base", head=tmp / "head", diff=diff_trees(tmp), label=label, case=case, _tmp=tmp)
+
+
+def _apply_patch(tree: Path, patch: Path) -> None:
+    try:
+        data = patch.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read patch {patch}: {exc}") from exc
+    text = data.decode("utf-8", "replace")
+    if not text.strip():
+        raise InputError(f"patch {patch} is empty")
+    has_hunks = any(line.startswith("@@ ") for line in text.splitlines())
+    if not has_hunks and ("GIT binary patch" in text or "Binary files " in text):
+        raise InputError(f"patch {patch} is binary-only: showcause reviews text changes")
+    for args in (["apply", "--check"], ["apply"]):
+        proc = git([*args, "--whitespace=nowarn", "-"], cwd=tree, check=False, stdin=text)
+        if proc.returncode != 0:
+            detail = (proc.stderr or proc.stdout).strip().splitlines()
+            raise InputError(f"patch {patch} does not apply: {'; '.join(detail[:4]) or 'git apply failed'}")
+
+
+def from_case(case_dir: Path) -> Snapshot:
+    """base = CASE/base, head = base + CASE/patch.diff. case.json's ground truth is not read."""
+    case_dir = Path(case_dir)
+    if not (case_dir / "base").is_dir():
+        raise InputError(f"{case_dir}: not a repo case (no base/ directory)")
+    if not (case_dir / "patch.diff").is_file():
+        raise InputError(f"{case_dir}: not a repo case (no patch.diff)")
+    case = load_case_input(case_dir)
+    tmp = _new_tmp()
+    try:
+        _copy_tree(case_dir / "base", tmp / "base")
+        _copy_tree(tmp / "base", tmp / "head")
+        _apply_patch(tmp / "head", (case_dir / "patch.diff").resolve())
+        return _finish(tmp, f"case {case.id}", case)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _git_toplevel(repo: Path) -> Path | None:
+    if not repo.is_dir():
+        raise InputError(f"{repo}: no such directory")
+    proc = git(["rev-parse", "--show-toplevel"], cwd=repo, check=False, discover=True)
+    return Path(proc.stdout.strip()) if proc.returncode == 0 else None
+
+
+def _resolve_ref(repo: Path, ref: str) -> str:
+    if not ref or ref.startswith("-"):
+        raise InputError(f"invalid git ref {ref!r}")
+    proc = git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}"], cwd=repo,
+               check=False, discover=True)
+    if proc.returncode != 0:
+        raise InputError(f"unknown git ref {ref!r} in {repo}")
+    return proc.stdout.strip()
+
+
+def _export_commit(repo: Path, sha: str, dst: Path) -> None:
+    """Write the tree of `sha` from git objects (no checkout; export-ignore attributes do not apply)."""
+    listing = git_bytes(["ls-tree", "-r", "-z", "--full-tree", sha], cwd=repo)
+    if listing.returncode != 0:
+        raise InputError(f"cannot list tree of {sha}: {listing.stderr.decode(errors='replace').strip()}")
+    entries: list[tuple[str, str, str]] = []
+    for record in listing.stdout.split(b"\0"):
+        if not record:
+            continue
+        meta, path = record.split(b"\t", 1)
+        mode, kind, obj = meta.decode().split()
+        if kind == "blob":
+            entries.append((mode, obj, path.decode("utf-8", "surrogateescape")))
+    dst.mkdir(parents=True, exist_ok=True)
+    if not entries:
+        return
+    batch = git_bytes(["cat-file", "--batch"], cwd=repo, stdin=b"".join(e[1].encode() + b"\n" for e in entries))
+    data, pos = batch.stdout, 0
+    for mode, _obj, rel in entries:
+        header_end = data.index(b"\n", pos)
+        size = int(data[pos:header_end].split()[2])
+        body = data[header_end + 1: header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+        if _SKIP.intersection(Path(rel).parts):
+            continue
+        target = dst / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            os.symlink(body.decode("utf-8", "surrogateescape"), target)
+        else:
+            target.write_bytes(body)
+            if mode == "100755":
+                target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
+    """Both trees from git objects; the working tree is neither read nor touched."""
+    repo = Path(repo)
+    top = _git_toplevel(repo)
+    if top is None:
+        raise InputError(f"{repo}: not a git repository")
+    base_sha, head_sha = _resolve_ref(top, base_ref), _resolve_ref(top, head_ref)
+    tmp = _new_tmp()
+    try:
+        _export_commit(top, base_sha, tmp / "base")
+        _export_commit(top, head_sha, tmp / "head")
+        return _finish(tmp, f"{base_ref}..{head_ref}")
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _tracked_files(path: Path) -> list[str]:
+    """Tracked files under `path`, relative to it (untracked and ignored files are left out)."""
+    proc = git_bytes(["ls-files", "-z", "--cached", "--", "."], cwd=path)
+    return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
+
+
+def from_dir(path: Path, diff_file: Path | None = None) -> Snapshot:
+    """A working tree (tracked files only when it is a git repository), plus an optional patch for head."""
+    path = Path(path)
+    if not path.is_dir():
+        raise InputError(f"{path}: no such directory")
+    if diff_file is not None and not Path(diff_file).is_file():
+        raise InputError(f"{diff_file}: no such patch file")
+    top = _git_toplevel(path)
+    tmp = _new_tmp()
+    try:
+        if top is not None:
+            _copy_tree(path, tmp / "base", only=_tracked_files(path))
+        else:
+            _copy_tree(path, tmp / "base")
+        _copy_tree(tmp / "base", tmp / "head")
+        if diff_file is not None:
+            _apply_patch(tmp / "head", Path(diff_file).resolve())
+        return _finish(tmp, f"{path}" + (f" + {diff_file}" if diff_file else ""))
+    except subprocess.CalledProcessError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise InputError(f"git failed on {path}: {exc.stderr}") from exc
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -1,0 +1,55 @@
+"""The tool protocol, the context tools run in, and what a tool returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict
+
+from showcause.evidence.artifacts import Artifact, Shown
+from showcause.sandbox.policy import Policy
+from showcause.snapshot import Snapshot
+
+__all__ = ["Args", "Tool", "ToolContext", "ToolOutput"]
+
+
+class Args(BaseModel):
+    """Base for tool argument models: unknown keys are refused, not ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+@dataclass
+class ToolContext:
+    snapshot: Snapshot
+    policy: Policy
+    side: str = "head"                         # the tree the read tools see
+    tests: tuple[str, ...] = ()                # run_test allowlist override (a case's checks.tests)
+    typecheck: str = "auto"                    # pyright | tsc | none | auto
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def root(self) -> Path:
+        return self.snapshot.tree(self.side)
+
+
+@dataclass
+class ToolOutput:
+    text: str
+    ok: bool = True
+    shown: list[Shown] = field(default_factory=list)
+    artifacts: list[Artifact] = field(default_factory=list)
+    isolation: str | None = None
+    results: list[dict[str, Any]] | None = None
+    advice: str = "narrow the query"           # what to do when the output is cut
+
+
+@runtime_checkable
+class Tool(Protocol):
+    name: ClassVar[str]
+    description: ClassVar[str]
+    Arguments: ClassVar[type[Args]]
+
+    def run(self, ctx: ToolContext, args: Any) -> ToolOutput: ...

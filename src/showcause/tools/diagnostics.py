@@ -1,0 +1,168 @@
+"""Type-checker diagnostics: run pyright or tsc in the sandbox, parse, and match head against base."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.runner import ProcResult, run_sandboxed
+from showcause.sandbox.workspace import fresh_copy
+from showcause.snapshot.diff import Diff
+
+__all__ = ["CheckRun", "Diagnostic", "choose_checkers", "match_new", "parse_pyright", "parse_tsc",
+           "run_checker", "tsc_path"]
+
+_TSC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
+                       r"(?P<msg>.*)$")
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    file: str       # relative to the tree root
+    line: int       # 1-based
+    col: int        # 1-based
+    code: str       # pyright rule or TSnnnn
+    message: str    # first line only
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.file, self.code, self.message)
+
+    def render(self) -> str:
+        return f"{self.file}:{self.line}:{self.col} error {self.code}: {self.message}"
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    checker: str
+    diagnostics: tuple[Diagnostic, ...]
+    proc: ProcResult | None
+    problem: str = ""
+
+
+def tsc_path() -> Path | None:
+    here = Path(__file__).resolve()
+    tsc = here.parents[3] / "toolchain" / "node_modules" / "typescript" / "bin" / "tsc"
+    return tsc if tsc.is_file() else None
+
+
+def choose_checkers(root: Path, requested: str) -> list[str]:
+    if requested in ("pyright", "tsc"):
+        return [requested]
+    if requested == "none":
+        return []
+    checkers = []
+    if (root / "tsconfig.json").is_file() or (root / "jsconfig.json").is_file():
+        checkers.append("tsc")
+    if (root / "pyrightconfig.json").is_file() or any(root.rglob("*.py")):
+        checkers.append("pyright")
+    return checkers
+
+
+def _relative(path: str, root: str) -> str | None:
+    """Path relative to the sandbox root; None for anything outside it (never reported)."""
+    path = path.replace("\\", "/")
+    if path.startswith(root.rstrip("/") + "/"):
+        return path[len(root.rstrip("/")) + 1:]
+    if not path.startswith("/") and ".." not in path.split("/"):
+        return path.removeprefix("./")
+    return None
+
+
+def parse_pyright(stdout: str, root: str) -> list[Diagnostic] | None:
+    try:
+        doc = json.loads(stdout)
+    except json.JSONDecodeError:
+        return None
+    out = []
+    for d in doc.get("generalDiagnostics", []):
+        if d.get("severity") != "error":
+            continue
+        rel = _relative(str(d.get("file", "")), root)
+        if rel is None:
+            continue
+        start = d.get("range", {}).get("start", {})
+        # pyright positions are 0-based.
+        out.append(Diagnostic(rel, int(start.get("line", 0)) + 1, int(start.get("character", 0)) + 1,
+                              str(d.get("rule") or "pyright"), str(d.get("message", "")).splitlines()[0]
+                              if d.get("message") else ""))
+    return out
+
+
+def parse_tsc(stdout: str, root: str) -> list[Diagnostic]:
+    out = []
+    for line in stdout.splitlines():
+        m = _TSC_LINE.match(line)
+        if not m or m["sev"] != "error":
+            continue
+        rel = _relative(m["file"], root)
+        if rel is not None:
+            out.append(Diagnostic(rel, int(m["line"]), int(m["col"]), m["code"], m["msg"]))
+    return out
+
+
+def run_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
+    with fresh_copy(tree) as dirs:
+        if checker == "pyright":
+            pyright = shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"
+            argv = [pyright, "--outputjson", "--pythonpath", sys.executable]
+        else:
+            tsc = tsc_path()
+            if tsc is None:
+                return CheckRun(checker, (), None, "tsc is not installed (run `make setup`)")
+            argv = [shutil.which("node") or "/usr/bin/node", str(tsc), "--noEmit", "--pretty", "false"]
+            if (tree / "tsconfig.json").is_file():
+                argv += ["-p", "tsconfig.json"]
+        proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                             memory_mb=policy.typecheck_memory_mb,
+                             env={"PYRIGHT_PYTHON_GLOBAL_NODE": "1", "NODE_OPTIONS": "--max-old-space-size=3072"})
+    if proc.timed_out:
+        return CheckRun(checker, (), proc, f"{checker} was killed after the {proc.seconds:.0f} s wall timeout")
+    if checker == "pyright":
+        parsed = parse_pyright(proc.stdout, proc.root)
+        if parsed is None or proc.returncode not in (0, 1):
+            tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
+            return CheckRun(checker, (), proc, f"pyright failed (exit {proc.returncode}): {tail}")
+        return CheckRun(checker, tuple(parsed), proc)
+    diags = parse_tsc(proc.stdout, proc.root)
+    # tsc 5 exits 2 and tsc 7 exits 1 when it reports errors; anything else non-zero without errors is a crash.
+    if proc.returncode != 0 and not diags:
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
+        return CheckRun(checker, (), proc, f"tsc failed (exit {proc.returncode}): {tail}")
+    return CheckRun(checker, tuple(diags), proc)
+
+
+def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> list[tuple[Diagnostic, bool]]:
+    """Mark each head diagnostic new (True) or pre-existing, matching across line shifts.
+
+    First pass: same file, code and message on the line the base line maps to. Second pass: the same
+    key anywhere in the file, one base diagnostic per head diagnostic (so a second copy is new).
+    """
+    remaining = Counter[tuple[str, str, str]]()
+    mapped: set[tuple[str, int, str, str]] = set()
+    for b in base:
+        change = diff.files.get(b.file)
+        line = change.map_base_line(b.line) if change else b.line
+        if line is not None:
+            mapped.add((b.file, line, b.code, b.message))
+        remaining[b.key] += 1
+    result: list[tuple[Diagnostic, bool]] = []
+    exact = [(h, (h.file, h.line, h.code, h.message) in mapped) for h in head]
+    for h, hit in exact:
+        if hit and remaining[h.key] > 0:
+            remaining[h.key] -= 1
+    for h, hit in exact:
+        if hit:
+            result.append((h, False))
+        elif remaining[h.key] > 0:
+            remaining[h.key] -= 1
+            result.append((h, False))
+        else:
+            result.append((h, True))
+    return result

@@ -1,0 +1,102 @@
+"""`run_test`: one allowlisted test file or test id, on head and — for anything not passing — on base."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import Field
+
+from showcause.errors import ToolArgumentError
+from showcause.evidence.artifacts import Artifact, Shown
+from showcause.tools.base import Args, ToolContext, ToolOutput
+from showcause.tools.test_runners import TestOutcome, discover_tests, run_tests, split_test_id
+
+__all__ = ["RunTestTool", "allowlist"]
+
+_BAD = ("failed", "error", "timeout")
+
+
+class RunTestArgs(Args):
+    test: str = Field(description="An allowlisted test file (e.g. tests/test_api.py) or a test id inside one "
+                                  "(tests/test_api.py::test_login, test/api.test.js::name).")
+
+
+def allowlist(ctx: ToolContext) -> list[str]:
+    key = f"allowlist:{ctx.side}"
+    if key not in ctx.cache:
+        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else discover_tests(ctx.snapshot.head, ctx.policy.discover)
+    return ctx.cache[key]
+
+
+def _base_outcome(test: str, file: str, base: list[TestOutcome] | None) -> str | None:
+    if base is None:
+        return None
+    for o in base:
+        if o.test == test:
+            return o.outcome
+    if test == file:  # a file-level error on head: compare with the whole file on base
+        outs = [o.outcome for o in base if o.test.startswith(file + "::")]
+        if outs:
+            return "passed" if all(x in ("passed", "skipped") for x in outs) else "failed"
+    return None
+
+
+class RunTestTool:
+    name: ClassVar[str] = "run_test"
+    description: ClassVar[str] = (
+        "Run one allowlisted test file or test id in the sandbox on the changed tree (head); any test that "
+        "does not pass is also run on the original tree (base) to show whether the change broke it.")
+    Arguments: ClassVar[type[Args]] = RunTestArgs
+
+    def run(self, ctx: ToolContext, args: RunTestArgs) -> ToolOutput:  # type: ignore[override]
+        file, _name = split_test_id(args.test)
+        allowed = allowlist(ctx)
+        if file not in allowed:
+            shown = ", ".join(allowed[:15]) + (" …" if len(allowed) > 15 else "")
+            raise ToolArgumentError(f"{file} is not an allowlisted test file; allowed: {shown or 'none'}")
+        target = args.test.strip().removeprefix("./")
+        head = run_tests(ctx.snapshot.head, target, ctx.policy)
+        if head.problem and not head.outcomes:
+            return ToolOutput(text=f"run_test {target}: {head.problem}", ok=False, isolation=head.proc.isolation)
+        base_run = None
+        failing = [o for o in head.outcomes if o.outcome in _BAD]
+        on_base = (ctx.snapshot.base / file).is_file()
+        if failing and on_base:
+            base_run = run_tests(ctx.snapshot.base, target, ctx.policy)
+        # A base run that did not finish says nothing about which tests exist there.
+        base_outcomes = list(base_run.outcomes) if base_run and base_run.complete else None
+        results: list[dict[str, Any]] = []
+        lines: list[str] = []
+        artifacts: list[Artifact] = []
+        shown: list[Shown] = []
+        counts: dict[str, int] = {}
+        for o in sorted(head.outcomes, key=lambda x: x.test):
+            counts[o.outcome] = counts.get(o.outcome, 0) + 1
+            base = _base_outcome(o.test, file, base_outcomes) if o.outcome in _BAD else None
+            results.append({"test": o.test, "head": o.outcome, "base": base})
+            line = f"{o.outcome.upper()} {o.test}"
+            if o.outcome in _BAD:
+                new = base is None and (not on_base or base_outcomes is not None)
+                if base == "passed":
+                    line += " [base: passed — broken by this change]"
+                elif new:
+                    line += " [base: absent — new in this change]"
+                elif base is None:
+                    line += " [base: unknown — the base run did not finish]"
+                else:
+                    line += f" [base: {base} — already failing before this change]"
+                if o.message:
+                    line += f" — {o.message[:240]}"
+                # The artifact is a test the change made fail: passing on base, or new and failing.
+                if base == "passed" or new:
+                    artifacts.append(Artifact("test_regression", file, None, f"{o.test}: {o.outcome}", line))
+            lines.append(line)
+            shown.append(Shown(file, None, line, test=o.test))
+        summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+        head_line = f"run_test {target}: {summary} on head; isolation {head.proc.isolation}"
+        if head.problem:
+            head_line += f"; {head.problem}"
+        if base_run is not None and base_run.problem:
+            head_line += f"; base run: {base_run.problem}"
+        return ToolOutput(text="\n".join([head_line, *lines]), shown=shown, artifacts=artifacts,
+                          isolation=head.proc.isolation, results=results, advice="run a single test id")

@@ -1,0 +1,188 @@
+"""How allowlisted tests are found, run (pytest or node --test) and read back, per test id."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from showcause.errors import ToolArgumentError
+from showcause.sandbox.paths import normalize_relpath
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.runner import ProcResult, run_sandboxed
+from showcause.sandbox.workspace import fresh_copy
+
+__all__ = ["TestOutcome", "TestRun", "discover_tests", "glob_to_regex", "run_tests", "split_test_id"]
+
+_PY = (".py",)
+_JS = (".js", ".mjs", ".cjs")
+
+
+def glob_to_regex(glob: str) -> re.Pattern[str]:
+    """`**/` spans directories, `*` and `?` stay within one path segment."""
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def discover_tests(root: Path, globs: tuple[str, ...]) -> list[str]:
+    patterns = [glob_to_regex(g) for g in globs]
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules", "__pycache__")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        for name in filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if not os.path.islink(full) and any(p.match(rel) for p in patterns):
+                found.append(rel)
+    return sorted(found)
+
+
+def split_test_id(raw: str) -> tuple[str, str | None]:
+    """'tests/test_a.py::test_x' -> ('tests/test_a.py', 'test_x'); the file part is normalized."""
+    if not isinstance(raw, str) or not raw.strip():
+        raise ToolArgumentError("test must be a non-empty string")
+    if raw.lstrip().startswith("-"):
+        raise ToolArgumentError("test must be a test file or test id, not an option")
+    file_part, sep, name = raw.strip().partition("::")
+    rel = normalize_relpath(file_part.removeprefix("./"))
+    if sep and (not name or any(ord(c) < 32 for c in name)):
+        raise ToolArgumentError(f"malformed test id {raw!r}")
+    return rel, (name if sep else None)
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    test: str          # test id: path::name (path alone for a file-level error)
+    outcome: str       # passed | failed | error | skipped | timeout
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class TestRun:
+    outcomes: tuple[TestOutcome, ...]
+    proc: ProcResult
+    problem: str = ""  # why nothing usable came back (crash, timeout, missing runner)
+
+    @property
+    def complete(self) -> bool:
+        """The run finished, so a test missing from its outcomes really does not exist there."""
+        rc = self.proc.returncode
+        # pytest: 0 ok, 1 failures, 4 id not found, 5 nothing collected; node: 0 or 1.
+        return not self.proc.timed_out and rc is not None and (bool(self.outcomes) or rc in (0, 4, 5))
+
+
+def _pytest(file: str, name: str | None, policy: Policy) -> tuple[list[str], dict[str, str]]:
+    target = f"{file}::{name}" if name else file
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-q",
+            "--rootdir={root}", f"--timeout={policy.test_timeout_s}", "-o", "console_output_style=classic",
+            "--", target]
+    return argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}"}
+
+
+def _node(file: str) -> list[str]:
+    node = shutil.which("node") or "/usr/bin/node"
+    return [node, "--test", f"--test-timeout={1000 * 30}", "--test-reporter=junit",
+            "--test-reporter-destination={out}/junit.xml", "--test-reporter=dot",
+            "--test-reporter-destination=stdout", "--", file]
+
+
+def _read_pytest(out: Path) -> list[TestOutcome]:
+    latest: dict[str, TestOutcome] = {}
+    report = out / "report.jsonl"
+    if not report.is_file():
+        return []
+    for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        outcome, message = str(row.get("outcome")), str(row.get("message", ""))
+        if outcome == "failed" and "Timeout (>" in message:
+            outcome = "timeout"
+        latest[str(row.get("id"))] = TestOutcome(str(row.get("id")), outcome, message)
+    return list(latest.values())
+
+
+def _walk_junit(node: ET.Element, prefix: str, file: str, acc: list[TestOutcome]) -> None:
+    for child in node:
+        if child.tag == "testsuite":
+            _walk_junit(child, f"{prefix}{child.get('name', '')} > ", file, acc)
+        elif child.tag == "testcase":
+            name = f"{prefix}{child.get('name', '')}"
+            failure = child.find("failure")
+            if child.find("skipped") is not None:
+                outcome, msg = "skipped", ""
+            elif failure is not None:
+                msg = failure.get("message", "") or ""
+                kind = failure.get("type", "")
+                lowered = kind.lower()
+                outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
+                           "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
+                           else "failed")
+            else:
+                outcome, msg = "passed", ""
+            acc.append(TestOutcome(f"{file}::{name}", outcome, msg.strip().splitlines()[0][:300] if msg else ""))
+
+
+def _read_junit(out: Path, file: str) -> list[TestOutcome]:
+    path = out / "junit.xml"
+    if not path.is_file():
+        return []
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError:
+        return []
+    acc: list[TestOutcome] = []
+    _walk_junit(root, "", file, acc)
+    return acc
+
+
+def run_tests(tree: Path, test: str, policy: Policy, *, timeout_s: float | None = None) -> TestRun:
+    """Run one test file or test id in a fresh copy of `tree`."""
+    file, name = split_test_id(test)
+    with fresh_copy(tree) as dirs:
+        if file.endswith(_PY):
+            shutil.copy(Path(__file__).with_name("_pytest_report.py"), dirs.out / "_pytest_report.py")
+            argv, env = _pytest(file, name, policy)
+            proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                                 memory_mb=policy.test_memory_mb, timeout_s=timeout_s, env=env)
+            outcomes = _read_pytest(dirs.out)
+        elif file.endswith(_JS):
+            proc = run_sandboxed(_node(file), workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                                 memory_mb=policy.test_memory_mb, timeout_s=timeout_s)
+            outcomes = _read_junit(dirs.out, file)
+            if name is not None:
+                outcomes = [o for o in outcomes if o.test == f"{file}::{name}"]
+        else:
+            raise ToolArgumentError(f"{file}: no test runner for this file type (pytest for .py, node --test for .js)")
+    problem = ""
+    if proc.timed_out:
+        problem = f"the run was killed after {proc.seconds:.0f} s (wall timeout)"
+        # Whatever had not reported when the clock ran out is charged to the whole target.
+        outcomes.append(TestOutcome(test, "timeout", problem))
+    elif not outcomes:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+        problem = f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}"
+    return TestRun(tuple(outcomes), proc, problem)

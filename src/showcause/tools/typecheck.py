@@ -1,0 +1,64 @@
+"""`typecheck`: pyright or tsc on head and base; each head error marked new or pre-existing."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import ClassVar
+
+from showcause.evidence.artifacts import Artifact, Shown
+from showcause.tools.base import Args, ToolContext, ToolOutput
+from showcause.tools.diagnostics import choose_checkers, match_new, run_checker
+
+__all__ = ["TypecheckTool"]
+
+
+class TypecheckArgs(Args):
+    pass
+
+
+class TypecheckTool:
+    name: ClassVar[str] = "typecheck"
+    description: ClassVar[str] = (
+        "Type-check the changed tree (pyright for Python, tsc for JavaScript/TypeScript) and the original "
+        "tree; every error on head is marked NEW (introduced by the change) or PRE-EXISTING.")
+    Arguments: ClassVar[type[Args]] = TypecheckArgs
+
+    def run(self, ctx: ToolContext, args: TypecheckArgs) -> ToolOutput:  # type: ignore[override]
+        snap = ctx.snapshot
+        checkers = choose_checkers(snap.head, ctx.typecheck)
+        if not checkers:
+            return ToolOutput(text="typecheck: no type checker applies to this repository")
+        lines: list[str] = []
+        artifacts: list[Artifact] = []
+        shown: list[Shown] = []
+        isolation = None
+        ok = True
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for checker in checkers:
+                head_f = pool.submit(run_checker, snap.head, checker, ctx.policy)
+                base_f = pool.submit(run_checker, snap.base, checker, ctx.policy)
+                head, base = head_f.result(), base_f.result()
+                isolation = head.proc.isolation if head.proc else isolation
+                if head.problem:
+                    ok = False
+                    lines.append(f"typecheck {checker}: {head.problem}")
+                    continue
+                if base.problem:
+                    # Without a base result nothing can be called new: report, never mark NEW.
+                    lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
+                                 f"({base.problem}), so none can be marked new")
+                    lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
+                    continue
+                marked = match_new(list(head.diagnostics), list(base.diagnostics), snap.diff)
+                n_new = sum(1 for _d, new in marked if new)
+                lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
+                             f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base; "
+                             f"isolation {isolation}")
+                for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
+                    line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
+                    lines.append(line)
+                    shown.append(Shown(d.file, d.line, line))
+                    if new:
+                        artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line))
+        return ToolOutput(text="\n".join(lines), ok=ok, shown=shown, artifacts=artifacts, isolation=isolation,
+                          advice="new errors are listed first")
