@@ -8,7 +8,6 @@ from typing import ClassVar, Literal
 from pydantic import Field, field_validator
 
 from showcause.evidence.artifacts import Shown
-from showcause.symbols import SymbolIndex
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.search import clip
 
@@ -41,6 +40,8 @@ class FindSymbolTool:
     Arguments: ClassVar[type[Args]] = FindSymbolArgs
 
     def run(self, ctx: ToolContext, args: FindSymbolArgs) -> ToolOutput:  # type: ignore[override]
+        from showcause.symbols import SymbolIndex  # tree-sitter loads only when a symbol is looked up
+
         index = SymbolIndex.for_tree(ctx.root)
         hits = index.lookup(args.name, args.kind)
         cap = ctx.policy.max_symbol_hits

@@ -1,0 +1,212 @@
+"""Language detection and the tree-sitter grammars, parsers and queries used for symbol extraction.
+
+Each supported language has ONE combined query, compiled once per process, so that extracting a file
+costs a single ``QueryCursor.captures()`` pass.  Capture names are a small protocol read by
+:mod:`showcause.symbols.extract`:
+
+``ref``            every identifier-like node (the reference pool); comments and strings never contain one
+``tpool``          TS/TSX ``type_identifier`` nodes (a second pool whose references have detail "type")
+``call``           identifier nodes that name the callee of a call / ``new`` (subset of ``ref``)
+``tref``           Python identifiers inside type annotations (subset of ``ref``)
+``iref``           identifiers naming a module or an imported original name (subset of ``ref``)
+``mod``            module specifier nodes (Python dotted / relative names, JS/TS string fragments)
+``def.<detail>``   defining name nodes, ``<detail>`` being the SymbolHit detail
+``bind.<detail>``  binding patterns (destructuring, parameters) whose identifiers are definitions
+``xdefault``       value of an ``export default <expression>``
+``_*``             helper captures used only by predicates
+"""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+
+import tree_sitter_javascript
+import tree_sitter_python
+import tree_sitter_typescript
+from tree_sitter import Language, Parser, Query
+
+__all__ = ["EXTENSIONS", "LANGUAGES", "get_language", "get_parser", "get_query", "language_for"]
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python",
+    ".pyi": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+}
+
+LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript", "tsx")
+
+
+def language_for(path: str) -> str | None:
+    """Return the language of ``path`` from its extension, or None when unsupported."""
+    dot = path.rfind(".")
+    if dot < 0 or "/" in path[dot:] or "\\" in path[dot:]:
+        return None
+    return EXTENSIONS.get(path[dot:].lower())
+
+
+@cache
+def get_language(language: str) -> Language:
+    """Return the tree-sitter Language for one of :data:`LANGUAGES`."""
+    if language == "python":
+        return Language(tree_sitter_python.language())
+    if language == "javascript":
+        return Language(tree_sitter_javascript.language())
+    if language == "typescript":
+        return Language(tree_sitter_typescript.language_typescript())
+    if language == "tsx":
+        return Language(tree_sitter_typescript.language_tsx())
+    raise ValueError(f"unsupported language: {language!r}")
+
+
+_local = threading.local()
+
+
+def get_parser(language: str) -> Parser:
+    """Return a Parser for ``language``; parsers are not thread-safe, so there is one per thread."""
+    parsers: dict[str, Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = {}
+        _local.parsers = parsers
+    parser = parsers.get(language)
+    if parser is None:
+        parser = Parser(get_language(language))
+        parsers[language] = parser
+    return parser
+
+
+_PYTHON = r"""
+(identifier) @ref
+(call function: (identifier) @call)
+(call function: (attribute attribute: (identifier) @call))
+(type (identifier) @tref)
+(generic_type (identifier) @tref)
+(type (attribute attribute: (identifier) @tref))
+
+(import_statement name: (dotted_name) @mod)
+(import_statement name: (aliased_import name: (dotted_name) @mod))
+(import_from_statement module_name: [(dotted_name) (relative_import)] @mod)
+(future_import_statement "__future__" @mod)
+(import_statement (dotted_name (identifier) @iref))
+(import_statement (aliased_import (dotted_name (identifier) @iref)))
+(import_from_statement (dotted_name (identifier) @iref))
+(import_from_statement (aliased_import (dotted_name (identifier) @iref)))
+(relative_import (dotted_name (identifier) @iref))
+(future_import_statement (dotted_name (identifier) @iref))
+
+(import_statement name: (dotted_name . (identifier) @def.import))
+(aliased_import alias: (identifier) @def.import)
+(import_from_statement name: (dotted_name (identifier) @def.import))
+
+(class_definition body: (block (function_definition name: (identifier) @def.method)))
+(class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @def.method))))
+(function_definition name: (identifier) @def.function)
+(class_definition name: (identifier) @def.class)
+(type_alias_statement left: (type (identifier) @def.type))
+
+(module (expression_statement (assignment left: (identifier) @def.variable)))
+(module (expression_statement
+  (assignment left: [(pattern_list (identifier) @def.variable) (tuple_pattern (identifier) @def.variable)])))
+(module (expression_statement (assignment right: (assignment left: (identifier) @def.variable))))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @def.variable))))
+(class_definition body: (block (expression_statement (assignment right: (assignment left: (identifier) @def.variable)))))
+((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @def.property))
+ (#eq? @_self "self"))
+
+([(parameters) (lambda_parameters)] (identifier) @def.parameter)
+([(parameters) (lambda_parameters)]
+ [(list_splat_pattern (identifier) @def.parameter) (dictionary_splat_pattern (identifier) @def.parameter)])
+(default_parameter name: (identifier) @def.parameter)
+(typed_parameter . (identifier) @def.parameter)
+(typed_parameter
+ [(list_splat_pattern (identifier) @def.parameter) (dictionary_splat_pattern (identifier) @def.parameter)])
+(typed_default_parameter name: (identifier) @def.parameter)
+"""
+
+_JAVASCRIPT = r"""
+[(identifier) (property_identifier) (shorthand_property_identifier) (shorthand_property_identifier_pattern)
+ (private_property_identifier)] @ref
+(call_expression function: (identifier) @call)
+(call_expression function: (member_expression property: [(property_identifier) (private_property_identifier)] @call))
+(new_expression constructor: (identifier) @call)
+(new_expression constructor: (member_expression property: (property_identifier) @call))
+
+(import_statement source: (string (string_fragment) @mod))
+(export_statement source: (string (string_fragment) @mod))
+(call_expression function: (import) arguments: (arguments . (string (string_fragment) @mod)))
+((call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @mod)))
+ (#eq? @_req "require"))
+(import_specifier name: (identifier) @iref alias: (_))
+
+(import_clause (identifier) @def.import)
+(namespace_import (identifier) @def.import)
+(import_specifier name: (identifier) @def.import !alias)
+(import_specifier alias: (identifier) @def.import)
+
+(method_definition name: [(property_identifier) (private_property_identifier)] @def.method)
+(function_declaration name: (identifier) @def.function)
+(generator_function_declaration name: (identifier) @def.function)
+(function_expression name: (identifier) @def.function)
+(generator_function name: (identifier) @def.function)
+(variable_declarator name: (identifier) @def.function
+  value: [(arrow_function) (function_expression) (generator_function)])
+(class_declaration name: (_) @def.class)
+(class name: (_) @def.class)
+(variable_declarator name: (identifier) @def.variable)
+(variable_declarator name: [(object_pattern) (array_pattern)] @bind.variable)
+(arrow_function parameter: (identifier) @def.parameter)
+
+(export_statement declaration: (_ name: (_) @def.export))
+(export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @def.export))
+                                (variable_declaration (variable_declarator name: (identifier) @def.export))])
+(export_specifier name: (_) @def.export !alias)
+(export_specifier alias: (_) @def.export)
+(namespace_export (_) @def.export)
+(export_statement value: (_) @xdefault)
+"""
+
+_JAVASCRIPT_ONLY = r"""
+(field_definition property: [(property_identifier) (private_property_identifier)] @def.property)
+(formal_parameters [(identifier) (object_pattern) (array_pattern) (assignment_pattern) (rest_pattern)]
+  @bind.parameter)
+"""
+
+_TYPESCRIPT_ONLY = r"""
+(type_identifier) @tpool
+(import_require_clause (identifier) @def.import)
+(import_require_clause source: (string (string_fragment) @mod))
+(function_signature name: (identifier) @def.function)
+(abstract_class_declaration name: (_) @def.class)
+(method_signature name: [(property_identifier) (private_property_identifier)] @def.method)
+(abstract_method_signature name: [(property_identifier) (private_property_identifier)] @def.method)
+(interface_declaration name: (type_identifier) @def.interface)
+(type_alias_declaration name: (type_identifier) @def.type)
+(enum_declaration name: (identifier) @def.type)
+(public_field_definition name: [(property_identifier) (private_property_identifier)] @def.property)
+(property_signature name: (property_identifier) @def.property)
+(enum_body name: (property_identifier) @def.property)
+(enum_assignment name: (property_identifier) @def.property)
+(internal_module name: (identifier) @def.variable)
+(required_parameter pattern: (_) @bind.parameter)
+(optional_parameter pattern: (_) @bind.parameter)
+"""
+
+_SOURCES: dict[str, str] = {
+    "python": _PYTHON,
+    "javascript": _JAVASCRIPT + _JAVASCRIPT_ONLY,
+    "typescript": _JAVASCRIPT + _TYPESCRIPT_ONLY,
+    "tsx": _JAVASCRIPT + _TYPESCRIPT_ONLY,
+}
+
+
+@cache
+def get_query(language: str) -> Query:
+    """Return the combined extraction query for ``language`` (compiled once per process)."""
+    return Query(get_language(language), _SOURCES[language])

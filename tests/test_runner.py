@@ -1,0 +1,127 @@
+"""The process runner itself, at each isolation level it can reach here."""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from showcause.sandbox.policy import load_policy
+from showcause.sandbox.runner import available_isolation, run_sandboxed
+
+
+def _run(tmp_path: Path, code: str, isolation: str = "auto", **kw):
+    ws, out = tmp_path / "ws", tmp_path / "out"
+    ws.mkdir(exist_ok=True)
+    out.mkdir(exist_ok=True)
+    (ws / "probe.py").write_text(code)
+    policy = load_policy({"isolation": isolation})
+    return run_sandboxed([sys.executable, "probe.py"], workspace=ws, out_dir=out, policy=policy, memory_mb=1024, **kw)
+
+
+@pytest.fixture()
+def secret_env(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-runner-canary")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-runner-canary")
+
+
+LEVELS = ["bwrap", "unshare"]
+
+
+def test_auto_picks_bubblewrap_here():
+    assert available_isolation(load_policy()) == "bwrap"
+    assert available_isolation(load_policy({"isolation": "none"})) == "none"
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_environment_is_scrubbed(tmp_path: Path, secret_env: None, level: str):
+    r = _run(tmp_path, "import os\nprint(sorted(os.environ))\nprint(open('/proc/self/environ','rb').read())\n"
+             "print(open('/proc/1/environ','rb').read())\n", level)
+    assert r.isolation == level and r.returncode == 0, r.stderr
+    assert "canary" not in r.stdout and "OPENAI" not in r.stdout and "GITHUB" not in r.stdout
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_no_network(tmp_path: Path, level: str):
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    port = server.getsockname()[1]
+    accepted: list[bool] = []
+    threading.Thread(target=lambda: accepted.append(bool(server.accept())), daemon=True).start()
+    r = _run(tmp_path, f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
+             "    print('CONNECTED')\nexcept OSError as e:\n    print('blocked', e)\n", level)
+    server.close()
+    assert "blocked" in r.stdout and "CONNECTED" not in r.stdout and not accepted
+
+
+def test_bwrap_hides_home_tmp_and_harness(tmp_path: Path):
+    canary = Path("/tmp") / f"showcause-runner-canary-{os.getpid()}"
+    canary.write_text("tmp-canary")
+    try:
+        here = Path(__file__).resolve()
+        r = _run(tmp_path, "import os\n"
+                 f"for p in ['{canary}', '{here}', os.path.expanduser('~root/.bashrc'), '/root/.bashrc']:\n"
+                 "    print(p, os.path.exists(p))\n"
+                 "print(os.getcwd(), sorted(os.listdir('/tmp')))\n", "bwrap")
+    finally:
+        canary.unlink()
+    assert r.stdout.count(" False") == 4, r.stdout
+    assert "/ws ['home']" in r.stdout
+
+
+@pytest.mark.parametrize("level", [*LEVELS, "none"])
+def test_timeout_kills_the_process_tree(tmp_path: Path, level: str):
+    marker = f"sc-runner-{level}-{os.getpid()}"
+    started = time.monotonic()
+    r = _run(tmp_path, f"import subprocess, time\nsubprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 60'])\n"
+             "time.sleep(60)\n", level, timeout_s=2)
+    assert r.timed_out and r.returncode is None
+    assert time.monotonic() - started < 10
+    time.sleep(0.3)
+    alive = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).startswith(marker)]
+    if level == "none":
+        # Without a PID namespace a setsid escapee survives the group kill: that is why `none` is last resort.
+        for pid in alive:
+            os.kill(int(pid), 9)
+    else:
+        assert alive == []
+
+
+def _cmdline(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_leftover_process_dies_when_the_call_ends(tmp_path: Path, level: str):
+    marker = f"sc-left-{level}-{os.getpid()}"
+    r = _run(tmp_path, f"import subprocess\nsubprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 60'],"
+             " stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\nprint('parent done')\n", level)
+    assert r.returncode == 0 and "parent done" in r.stdout
+    time.sleep(0.3)
+    assert [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).startswith(marker)] == []
+
+
+def test_output_is_capped_while_read(tmp_path: Path):
+    r = _run(tmp_path, "import sys\nchunk = 'x' * 65536\nfor _ in range(5000):\n    sys.stdout.write(chunk)\n")
+    assert r.truncated and len(r.stdout) == 1_000_000 and r.returncode == 0
+
+
+def test_memory_limit(tmp_path: Path):
+    r = _run(tmp_path, "try:\n    b = bytearray(3 * 1024**3)\n    print('ALLOCATED')\nexcept MemoryError:\n"
+             "    print('MemoryError')\n")
+    assert r.stdout.strip() == "MemoryError"
+
+
+def test_file_size_limit(tmp_path: Path):
+    r = _run(tmp_path, "try:\n    open('big', 'wb').write(b'x' * (80 * 1024 * 1024))\n    print('WROTE')\n"
+             "except OSError as e:\n    print('refused', e.errno)\n")
+    assert r.stdout.strip() == "refused 27"
