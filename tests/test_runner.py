@@ -79,8 +79,8 @@ def test_bwrap_hides_home_tmp_and_harness(tmp_path: Path):
 def test_timeout_kills_the_process_tree(tmp_path: Path, level: str):
     marker = f"sc-runner-{level}-{os.getpid()}"
     started = time.monotonic()
-    r = _run(tmp_path, f"import subprocess, time\nsubprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 60'])\n"
-             "time.sleep(60)\n", level, timeout_s=2)
+    code = f"import subprocess, time\nsubprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 60'])\n"
+    r = _run(tmp_path, code + "time.sleep(60)\n", level, timeout_s=2)
     assert r.timed_out and r.returncode is None
     assert time.monotonic() - started < 10
     time.sleep(0.3)

@@ -41,7 +41,8 @@ def test_map_base_line_across_shifts():
 
 
 def test_added_and_deleted_files(tmp_path: Path):
-    case = make_case(tmp_path / "c", {"old.py": "gone = 1\n", "keep.py": "k = 1\n"}, {"old.py": None, "new.py": "n = 1\n"})
+    case = make_case(tmp_path / "c", {"old.py": "gone = 1\n", "keep.py": "k = 1\n"},
+                     {"old.py": None, "new.py": "n = 1\n"})
     with from_case(case) as snap:
         assert snap.diff.files["old.py"].status == "deleted"
         assert snap.diff.files["new.py"].status == "added"
@@ -70,7 +71,7 @@ def test_not_a_case(tmp_path: Path):
     (tmp_path / "base").mkdir()
     (tmp_path / "patch.diff").write_text("")
     (tmp_path / "case.json").write_text("{not json")
-    with pytest.raises(InputError, match="case.json"):
+    with pytest.raises(InputError, match=r"case\.json"):
         from_case(tmp_path)
 
 

@@ -16,8 +16,8 @@ from showcause.tools.registry import all_tools, get_tool, tool_schemas
 
 __all__ = ["app", "main"]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="A code-review judge that must show cause "
-                  "before it blocks a change.")
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="A code-review judge that must show cause before it blocks a change.")
 tools_app = typer.Typer(no_args_is_help=True, help="The read-only tools a judge uses (list, run).")
 app.add_typer(tools_app, name="tools")
 
