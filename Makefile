@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup demo test lint typecheck-src bench clean
+.PHONY: setup demo test lint bench docs clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -38,3 +38,6 @@ bench: setup
 
 clean:
 	rm -rf $(VENV) toolchain/node_modules
+
+docs: setup
+	$(BIN)/showcause tools list --markdown > docs/tools.md

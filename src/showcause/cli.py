@@ -12,7 +12,7 @@ import typer
 from showcause.errors import EXIT_BAD_INPUT, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
-from showcause.tools.registry import all_tools, get_tool, tool_schemas
+from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
 
 __all__ = ["app", "main"]
 
@@ -35,10 +35,14 @@ def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
 
 
 @tools_app.command("list")
-def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the JSON schemas.")] = False) -> None:
+def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the JSON schemas.")] = False,
+               markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/tools.md.")] = False) -> None:
     """List the tools and their arguments (generated from the tool registry)."""
     if as_json:
         typer.echo(json.dumps(tool_schemas(), indent=2))
+        return
+    if markdown:
+        typer.echo(tools_markdown(), nl=False)
         return
     for schema in tool_schemas():
         props: dict[str, Any] = schema["input_schema"].get("properties", {})

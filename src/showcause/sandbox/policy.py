@@ -30,6 +30,7 @@ class Policy:
     typecheck_memory_mb: int = 4096
     file_size_mb: int = 64
     open_files: int = 1024
+    max_processes: int = 256
     max_output_bytes: int = 1_000_000
     test_timeout_s: int = 30
     env_allow: tuple[str, ...] = ("LANG", "LC_ALL", "TZ", "TERM")

@@ -19,6 +19,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -105,7 +106,9 @@ def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path) -> list[str]:
     for prefix in _ro_prefixes():
         cmd += ["--ro-bind", prefix, prefix]
     cmd += ["--bind", str(ws), SANDBOX_ROOT, "--bind", str(out), SANDBOX_OUT, "--chdir", SANDBOX_ROOT,
-            "--unshare-all", "--die-with-parent", "--new-session", "--hostname", "sandbox", "--"]
+            # A new user namespace with no capabilities and an unprivileged uid, even when we run as root.
+            "--unshare-all", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
+            "--die-with-parent", "--new-session", "--hostname", "sandbox", "--"]
     return cmd + list(argv)
 
 
@@ -128,6 +131,44 @@ def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
     fsize = policy.file_size_mb * 1024 * 1024
     return ["prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}", f"--fsize={fsize}",
             f"--nofile={policy.open_files}", "--core=0", "--"]
+
+
+_PIDS_ROOT = Path("/sys/fs/cgroup/pids")
+
+
+def _pids_cgroup(limit: int) -> Path | None:
+    """A cgroup-v1 pids group capping the process count, when this host lets us make one.
+
+    RLIMIT_NPROC is not enforced for root, so this is what bounds a fork bomb; it also lets us kill
+    every process of the call, even ones that escaped the process group.
+    """
+    if not (_PIDS_ROOT / "cgroup.procs").is_file() or not os.access(_PIDS_ROOT, os.W_OK):
+        return None
+    group = _PIDS_ROOT / f"showcause-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    try:
+        group.mkdir()
+        (group / "pids.max").write_text(str(limit))
+    except OSError:
+        return None
+    return group
+
+
+def _reap_cgroup(group: Path | None) -> None:
+    if group is None:
+        return
+    for _ in range(50):
+        try:
+            pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+        except OSError:
+            break
+        if not pids:
+            break
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.02)
+    with contextlib.suppress(OSError):
+        group.rmdir()
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -203,6 +244,10 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     else:
         cmd = inner
     cmd = _limit_argv(memory_mb, policy) + cmd
+    group = _pids_cgroup(policy.max_processes)
+    if group is not None:
+        # Join the group before anything else runs, so every descendant is counted and can be killed.
+        cmd = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(group / "cgroup.procs"), *cmd]
     limit = timeout_s if timeout_s is not None else policy.timeout_s
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=workspace, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -215,6 +260,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
             if stream is not None:
                 stream.close()
         rc = proc.wait()
+        _reap_cgroup(group)
     notes: list[str] = []
     if truncated:
         notes.append(f"output beyond {policy.max_output_bytes} bytes per stream was discarded")
