@@ -140,3 +140,19 @@ def test_case_json_must_be_an_object(tmp_path: Path):
     (case / "case.json").write_text(json.dumps([1, 2]))
     with pytest.raises(InputError, match="object"):
         from_case(case)
+
+
+def test_special_files_and_symlinked_base_are_not_followed(tmp_path: Path):
+    import os
+
+    case = make_case(tmp_path / "c", {"a.py": "a = 1\n"}, {"a.py": "a = 2\n"})
+    os.mkfifo(case / "base" / "pipe")
+    os.symlink("/etc/passwd", case / "base" / "passwd-link")
+    with from_case(case) as snap:
+        assert not (snap.base / "pipe").exists()
+        assert os.readlink(snap.base / "passwd-link") == "/etc/passwd"
+    other = make_case(tmp_path / "d", {"a.py": "a = 1\n"}, {})
+    os.rename(other / "base", tmp_path / "real-base")
+    os.symlink(tmp_path / "real-base", other / "base")
+    with pytest.raises(InputError, match="symlink"):
+        from_case(other)

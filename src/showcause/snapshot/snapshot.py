@@ -52,10 +52,26 @@ def _new_tmp() -> Path:
     return Path(tempfile.mkdtemp(prefix="showcause-snap-"))
 
 
+def _skipped(directory: str, names: list[str]) -> list[str]:
+    """`.git`, and anything that is not a regular file, directory or symlink (a FIFO would hang the copy)."""
+    out = []
+    for name in names:
+        try:
+            mode = os.lstat(os.path.join(directory, name)).st_mode
+        except OSError:
+            out.append(name)
+            continue
+        if name in _SKIP or not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+            out.append(name)
+    return out
+
+
 def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
-    """Copy a directory (symlinks as symlinks, never followed; `.git` skipped), or only the listed files."""
+    """Copy a directory (symlinks as symlinks, never followed; `.git` and special files skipped)."""
+    if src.is_symlink():
+        raise InputError(f"{src} is a symlink; give the real directory")
     if only is None:
-        shutil.copytree(src, dst, symlinks=True, ignore=lambda _d, names: [n for n in names if n in _SKIP])
+        shutil.copytree(src, dst, symlinks=True, ignore=_skipped)
         return
     dst.mkdir(parents=True, exist_ok=True)
     for rel in only:
@@ -64,9 +80,10 @@ def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
             continue
         target = dst / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if source.is_symlink():
+        mode = source.lstat().st_mode
+        if stat.S_ISLNK(mode):
             os.symlink(os.readlink(source), target)
-        elif source.is_file():
+        elif stat.S_ISREG(mode):
             shutil.copy2(source, target)
 
 
