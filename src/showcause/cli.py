@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +13,10 @@ import typer
 from showcause.errors import EXIT_BAD_INPUT, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
+from showcause.judges.base import ReviewRequest, all_modes
+from showcause.render import render
+from showcause.review.engine import run_review
+from showcause.review.result import exit_code
 from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
 
 __all__ = ["app", "main"]
@@ -77,6 +82,67 @@ def tools_run(
         typer.echo(json.dumps(call.to_json(), indent=2, ensure_ascii=False))
     else:
         typer.echo(call.output)
+
+
+FORMATS = ("json", "markdown", "sarif", "github", "text")
+
+
+def _write_output(text: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    # Write beside the target and rename: a failed run never leaves a half-written report.
+    tmp = output.with_name(f".{output.name}.showcause-tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, output)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        _fail(f"cannot write {output}: {exc.strerror}")
+
+
+@app.command("review")
+def review(
+    case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
+    config: ConfigOpt = None,
+    mode: Annotated[str, typer.Option("--mode", help="Review mode (see `showcause modes`).")] = "mechanical",
+    fmt: Annotated[str, typer.Option("--format", help="json, markdown, sarif, github or text.")] = "text",
+    output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+    fail_on: Annotated[str, typer.Option("--fail-on", help="MODIFY (default), WARNING or never.")] = "MODIFY",
+    task: Annotated[str | None, typer.Option("--task", help="What the change is for.")] = None,
+    task_file: Annotated[Path | None, typer.Option("--task-file", help="Read the task from a file.")] = None,
+    plan: Annotated[str | None, typer.Option("--plan", help="The author's plan or PR description.")] = None,
+) -> None:
+    """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE."""
+    if fmt not in FORMATS:
+        _fail(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    if fail_on not in ("MODIFY", "WARNING", "never"):
+        _fail(f"unknown --fail-on {fail_on!r}; use MODIFY, WARNING or never")
+    if task_file is not None:
+        try:
+            task = task_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            _fail(f"cannot read --task-file {task_file}: {exc}")
+    if output is not None and not output.parent.is_dir():
+        _fail(f"--output directory {output.parent} does not exist")
+    try:
+        with open_snapshot(case=case, repo=repo, diff=diff, base=base, head=head) as snap:
+            if snap.case and not task:
+                task = str(snap.case.task.get("task", ""))
+                plan = plan or str(snap.case.task.get("plan", ""))
+            result = run_review(tool_context(snap, config), mode, ReviewRequest(task=task or "", plan=plan or ""))
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
+        return
+    _write_output(render(result, fmt), output)
+    raise typer.Exit(exit_code(result, fail_on))
+
+
+@app.command("modes")
+def modes() -> None:
+    """List the review modes."""
+    for judge in all_modes():
+        typer.echo(f"{judge.name}{' (needs --model)' if judge.needs_model else ''}\n    {judge.description}")
 
 
 def main() -> None:

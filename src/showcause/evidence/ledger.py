@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,6 +12,7 @@ from pydantic import ValidationError
 
 from showcause.errors import ToolArgumentError
 from showcause.evidence.artifacts import Artifact, Shown
+from showcause.evidence.retired import Retirement, dangling_artifacts
 from showcause.tools.base import ToolContext, ToolOutput
 from showcause.tools.registry import get_tool
 
@@ -64,11 +66,32 @@ class Ledger:
         self.ctx = ctx
         self.calls: list[ToolCall] = []
 
+    def _retirement(self) -> Retirement:
+        found = self.ctx.cache.get("retirement")
+        if not isinstance(found, Retirement):
+            found = Retirement(self.ctx.snapshot, timeout=self.ctx.policy.search_timeout_s)
+            self.ctx.cache["retirement"] = found
+        return found
+
     def next_id(self) -> str:
         return f"T{len(self.calls) + 1}"
 
     def call(self, name: str, args: Any) -> ToolCall:
-        call_id = self.next_id()
+        call = self._execute(self.next_id(), name, args)
+        self.calls.append(call)
+        return call
+
+    def call_many(self, requests: list[tuple[str, Any]], workers: int = 2) -> list[ToolCall]:
+        """Run several calls concurrently; ids follow the order of `requests`, as if run one by one."""
+        first = len(self.calls) + 1
+        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            futures = [pool.submit(self._execute, f"T{first + i}", name, args)
+                       for i, (name, args) in enumerate(requests)]
+            done = [f.result() for f in futures]
+        self.calls.extend(done)
+        return done
+
+    def _execute(self, call_id: str, name: str, args: Any) -> ToolCall:
         started = time.monotonic()
         shown_args: dict[str, Any] = args if isinstance(args, dict) else {"_raw": args}
         tool = get_tool(name) if isinstance(name, str) else None
@@ -88,6 +111,8 @@ class Ledger:
             except ValidationError as exc:
                 raise ToolArgumentError(f"invalid arguments: {_explain(exc)}") from exc
             out = tool.run(self.ctx, parsed)
+            if out.ok and out.shown and self.ctx.side == "head":
+                out.artifacts += dangling_artifacts(self._retirement(), out.shown)
         except ToolArgumentError as exc:
             out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
         except (OSError, RuntimeError, ValueError) as exc:
@@ -99,8 +124,6 @@ class Ledger:
         artifacts = [Artifact(a.type, a.file, a.line, a.detail, a.line_text, call_id)
                      for a in out.artifacts if a.line_text in lines]
         shown = [s for s in out.shown if s.line_text in lines]
-        call = ToolCall(id=call_id, tool=str(name), args=shown_args, ok=out.ok, output=f"{call_id} {text}",
+        return ToolCall(id=call_id, tool=str(name), args=shown_args, ok=out.ok, output=f"{call_id} {text}",
                         ms=int((time.monotonic() - started) * 1000), artifacts=artifacts, shown=shown,
                         isolation=out.isolation, results=out.results)
-        self.calls.append(call)
-        return call

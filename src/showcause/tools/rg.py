@@ -17,7 +17,7 @@ from pathlib import Path
 
 from showcause.errors import ToolArgumentError
 
-__all__ = ["RgMatch", "rg_binary", "rg_files", "rg_search"]
+__all__ = ["RgMatch", "rg_binary", "rg_files", "rg_files_with_words", "rg_search"]
 
 _COMMON = ["--no-config", "--no-ignore", "--hidden", "--no-follow", "--color=never"]
 # Appended after any caller glob: with ripgrep the later glob wins, so .git stays excluded.
@@ -148,3 +148,14 @@ def rg_files(root: Path, target: str, *, glob: str | None, limit: int, timeout: 
 
     first = heapq.nsmallest(limit, paths())
     return first, total
+
+
+def rg_files_with_words(root: Path, words: list[str], *, timeout: float) -> list[str]:
+    """Files (sorted) holding any of `words` as a whole word. Words are literals, never flags."""
+    if not words:
+        return []
+    args = ["--files-with-matches", *_COMMON, "--fixed-strings", "--word-regexp", _NO_GIT]
+    for w in words:
+        args += ["-e", w]
+    args += ["--", "."]
+    return sorted(raw.rstrip(b"\n").decode("utf-8", "replace").removeprefix("./") for raw in _stream(args, root, timeout))

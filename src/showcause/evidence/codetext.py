@@ -1,0 +1,121 @@
+"""What counts as code or config, and its text with comments and docstrings blanked out.
+
+A dangling reference must sit in code or config, never in a comment, a docstring or prose. Blanking
+(spaces, newlines kept) preserves line and column numbers, so a line of the result can be checked
+directly for a name.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from tree_sitter import Node
+
+from showcause.symbols.languages import get_parser, language_for
+
+__all__ = ["code_text", "file_class", "name_pattern"]
+
+_CONFIG_HASH = {".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".env", ".properties", ".sh", ".bash"}
+_CONFIG_PLAIN = {".json"}
+_CONFIG_SQL = {".sql"}
+_CONFIG_MARKUP = {".html", ".htm", ".xml"}
+_PROSE = {".md", ".markdown", ".rst", ".txt", ".adoc", ".rtf"}
+_PROSE_NAMES = ("changelog", "changes", "history", "news", "readme", "license", "authors", "contributing", "notice")
+
+
+def file_class(path: str) -> str:
+    """code | config | prose | other."""
+    name = path.rsplit("/", 1)[-1].lower()
+    dot = name.rfind(".")
+    ext = name[dot:] if dot > 0 else ""
+    if language_for(path):
+        return "code"
+    if ext in _PROSE or name.split(".", 1)[0] in _PROSE_NAMES:
+        return "prose"
+    if ext in _CONFIG_HASH | _CONFIG_PLAIN | _CONFIG_SQL | _CONFIG_MARKUP or name in (".env", "dockerfile", "makefile"):
+        return "config"
+    return "other"
+
+
+def _blank(buf: bytearray, start: int, end: int) -> None:
+    for i in range(start, end):
+        if buf[i] not in (0x0A, 0x0D):
+            buf[i] = 0x20
+
+
+def _docstring_nodes(node: Node) -> Iterator[Node]:
+    """Python string statements (docstrings and bare strings used as comments)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "expression_statement" and n.named_child_count == 1 and n.named_children[0].type in (
+                "string", "concatenated_string"):
+            yield n
+            continue
+        stack.extend(n.named_children)
+
+
+def _comment_nodes(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("comment", "html_comment"):
+            yield n
+        else:
+            stack.extend(n.children)
+
+
+_HASH_COMMENT = re.compile(rb"(?m)(^|[ \t])[#;][^\n]*")
+_SQL_COMMENT = re.compile(rb"--[^\n]*|/\*.*?\*/", re.S)
+_MARKUP_COMMENT = re.compile(rb"<!--.*?-->", re.S)
+
+
+def _blank_regex(data: bytes, pattern: re.Pattern[bytes]) -> bytes:
+    buf = bytearray(data)
+    for m in pattern.finditer(data):
+        _blank(buf, m.start(), m.end())
+    return bytes(buf)
+
+
+@lru_cache(maxsize=4096)
+def _code_text_cached(digest: str, path_kind: str, data: bytes) -> str:
+    del digest  # part of the cache key only
+    lang, _, ext = path_kind.partition("|")
+    if lang:
+        tree = get_parser(lang).parse(data)
+        buf = bytearray(data)
+        for n in _comment_nodes(tree.root_node):
+            _blank(buf, n.start_byte, n.end_byte)
+        if lang == "python":
+            for n in _docstring_nodes(tree.root_node):
+                _blank(buf, n.start_byte, n.end_byte)
+        out = bytes(buf)
+    elif ext in _CONFIG_SQL:
+        out = _blank_regex(data, _SQL_COMMENT)
+    elif ext in _CONFIG_MARKUP:
+        out = _blank_regex(data, _MARKUP_COMMENT)
+    elif ext in _CONFIG_PLAIN:
+        out = data
+    else:
+        out = _blank_regex(data, _HASH_COMMENT)
+    return out.decode("utf-8", "replace")
+
+
+def code_text(path: str, data: bytes) -> str | None:
+    """The file's text with comments/docstrings blanked; None for prose and unknown kinds."""
+    kind = file_class(path)
+    if kind not in ("code", "config") or b"\x00" in data[:8192]:
+        return None
+    name = path.rsplit("/", 1)[-1].lower()
+    ext = name[name.rfind("."):] if "." in name else name
+    key = f"{language_for(path) or ''}|{ext}"
+    return _code_text_cached(hashlib.blake2b(data, digest_size=16).hexdigest(), key, data)
+
+
+@lru_cache(maxsize=8192)
+def name_pattern(name: str) -> re.Pattern[str]:
+    """A whole-word match for an identifier (``$`` counts as a word character, as in JavaScript)."""
+    return re.compile(rf"(?<![A-Za-z0-9_$]){re.escape(name)}(?![A-Za-z0-9_$])")

@@ -1,0 +1,149 @@
+"""Names a change retired, and where head still uses them (the `dangling_reference` artifact).
+
+A name is retired when it occurs in the change's removed lines, occurs fewer times in code and config
+on head than on base, has no definition in code on head, and its defining side is gone: it had a
+definition in code on base, or a config file line holding it was removed, or no code on head mentions
+it any more. The last three keep a key or call that the change merely stopped using in one place (it
+is still defined or read elsewhere) from counting as retired.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from showcause.evidence.artifacts import Artifact, Shown
+from showcause.evidence.codetext import code_text, file_class, name_pattern
+from showcause.snapshot import Snapshot
+from showcause.tools.rg import rg_files_with_words
+
+__all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
+
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_MIN_LEN = 3
+# Words that occur in almost any removed line and can never name a project symbol worth tracking.
+_COMMON = frozenset(
+    "and as assert async await break case catch class const continue def default del delete do elif else "
+    "except export extends false finally for from function global if import in instanceof is lambda let new "
+    "none nonlocal not null of or pass raise return self static super switch this throw true try typeof "
+    "undefined var void while with yield None True False cls args kwargs int str bool float list dict set "
+    "tuple bytes object type string number boolean any unknown never async await print len range".split())
+
+
+@dataclass(frozen=True)
+class RetiredName:
+    name: str
+    base_count: int
+    head_count: int
+    why: str            # which defining side is gone
+
+
+@dataclass
+class Retirement:
+    """Lazy analysis of one snapshot; `uses(file, line)` is what the ledger asks for every shown line."""
+
+    snapshot: Snapshot
+    timeout: float = 20.0
+    _names: dict[str, RetiredName] | None = field(default=None, repr=False)
+    _head_text: dict[str, str | None] = field(default_factory=dict, repr=False)
+
+    def _text(self, root: Path, rel: str) -> str | None:
+        path = root / rel
+        try:
+            if path.is_symlink() or not path.is_file():
+                return None
+            return code_text(rel, path.read_bytes())
+        except OSError:
+            return None
+
+    def _candidates(self) -> dict[str, list[tuple[str, int]]]:
+        found: dict[str, list[tuple[str, int]]] = {}
+        for rel, change in self.snapshot.diff.files.items():
+            if not change.removed or change.binary:
+                continue
+            text = self._text(self.snapshot.base, rel)
+            if text is None:
+                continue
+            lines = text.split("\n")
+            for number in change.removed:
+                if number - 1 < len(lines):
+                    for tok in set(_IDENT.findall(lines[number - 1])):
+                        if len(tok) >= _MIN_LEN and tok not in _COMMON and not tok.isdigit():
+                            found.setdefault(tok, []).append((rel, number))
+        return found
+
+    def _counts(self, root: Path, names: list[str]) -> tuple[Counter[str], Counter[str]]:
+        """Occurrences per name in code+config, and in code only."""
+        total: Counter[str] = Counter()
+        in_code: Counter[str] = Counter()
+        for rel in rg_files_with_words(root, names, timeout=self.timeout):
+            text = self._text(root, rel)
+            if text is None:
+                continue
+            is_code = file_class(rel) == "code"
+            for name in names:
+                n = len(name_pattern(name).findall(text))
+                total[name] += n
+                if is_code:
+                    in_code[name] += n
+        return total, in_code
+
+    @property
+    def names(self) -> dict[str, RetiredName]:
+        if self._names is None:
+            self._names = self._compute()
+        return self._names
+
+    def _compute(self) -> dict[str, RetiredName]:
+        from showcause.symbols import SymbolIndex
+
+        candidates = self._candidates()
+        if not candidates:
+            return {}
+        names = sorted(candidates)
+        base_total, _ = self._counts(self.snapshot.base, names)
+        head_total, head_code = self._counts(self.snapshot.head, names)
+        base_index = SymbolIndex.for_tree(self.snapshot.base)
+        head_index = SymbolIndex.for_tree(self.snapshot.head)
+        out: dict[str, RetiredName] = {}
+        for name in names:
+            if head_total[name] >= base_total[name] or head_index.lookup(name, "definition"):
+                continue
+            if base_index.lookup(name, "definition"):
+                why = "its definition was removed"
+            elif any(file_class(rel) == "config" for rel, _ in candidates[name]):
+                why = "a config line holding it was removed"
+            elif head_code[name] == 0:
+                why = "no code on head reads it any more"
+            else:
+                continue
+            out[name] = RetiredName(name, base_total[name], head_total[name], why)
+        return out
+
+    def uses(self, file: str, line: int | None) -> list[RetiredName]:
+        """Retired names used at a head location outside the change's added lines, in code or config."""
+        if line is None or not self.names or self.snapshot.diff.is_added(file, line):
+            return []
+        if file not in self._head_text:
+            self._head_text[file] = self._text(self.snapshot.head, file)
+        text = self._head_text[file]
+        if text is None:
+            return []
+        lines = text.split("\n")
+        if not 0 < line <= len(lines):
+            return []
+        row = lines[line - 1]
+        return [r for n, r in sorted(self.names.items()) if n in row and name_pattern(n).search(row)]
+
+
+def dangling_artifacts(retirement: Retirement, shown: list[Shown]) -> list[Artifact]:
+    """One `dangling_reference` per shown head line that still uses a retired name."""
+    out: list[Artifact] = []
+    for s in shown:
+        for r in retirement.uses(s.file, s.line):
+            detail = (f"`{r.name}` is retired by the change ({r.why}; {r.base_count} uses in code and config "
+                      f"on base, {r.head_count} on head) but still used here")
+            out.append(Artifact("dangling_reference", s.file, s.line, detail, s.line_text))
+    return out

@@ -1,0 +1,33 @@
+"""GitHub Actions workflow annotations (`::error file=…,line=…::message`)."""
+
+from __future__ import annotations
+
+from showcause.render.common import claim_location, one_line
+from showcause.review.result import ReviewResult
+
+__all__ = ["render_github"]
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_prop(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(result: ReviewResult) -> str:
+    lines = []
+    for c in result.claims:
+        level = "error" if c.verdict in ("MODIFY", "REPLACE") else "warning"
+        props = [f"title={_escape_prop(f'showcause {c.verdict} ({c.status})')}"]
+        where = claim_location(c)
+        if where:
+            props.insert(0, f"file={_escape_prop(where[0])}")
+            if where[1]:
+                props.insert(1, f"line={where[1]}")
+        lines.append(f"::{level} {','.join(props)}::{_escape_data(one_line(c.claim.claim, 1000))}")
+    tail = f"showcause: {result.verdict} — {one_line(result.summary, 500)}"
+    level = "error" if result.verdict in ("MODIFY", "REPLACE", "INCONCLUSIVE") else "notice"
+    lines.append(f"::{level} title=showcause::{_escape_data(tail)}")
+    return "\n".join(lines) + "\n"

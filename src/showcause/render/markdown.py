@@ -1,0 +1,43 @@
+"""Markdown fit for a PR comment. Silent by default: a KEEP is one line."""
+
+from __future__ import annotations
+
+from showcause.render.common import claim_location, one_line
+from showcause.review.result import ReviewResult
+
+__all__ = ["render_markdown"]
+
+_ICON = {"KEEP": "✅", "WARNING": "⚠️", "MODIFY": "⛔", "REPLACE": "⛔", "INCONCLUSIVE": "❓"}
+_STATUS = {"validated": "validated — blocks", "downgraded": "downgraded to warning (no qualifying evidence)",
+           "unconfirmed": "warning"}
+
+
+def render_markdown(result: ReviewResult) -> str:
+    v = result.verdict
+    mode = result.meta.get("mode", "")
+    if v == "KEEP":
+        return f"{_ICON[v]} **showcause: KEEP** — nothing the change introduced blocks it ({mode}).\n"
+    if v == "INCONCLUSIVE":
+        err = result.error or {}
+        return (f"{_ICON[v]} **showcause: INCONCLUSIVE** — the review itself failed "
+                f"(`{err.get('code', '')}`): {one_line(err.get('message', ''))}. This is not a pass.\n")
+    out = [f"{_ICON[v]} **showcause: {v}** ({mode}) — {one_line(result.summary)}", ""]
+    for i, c in enumerate(result.claims, 1):
+        where = claim_location(c)
+        loc = f" `{where[0]}{':' + str(where[1]) if where and where[1] else ''}`" if where else ""
+        out.append(f"{i}. **{c.verdict}**{loc} — {one_line(c.claim.claim, 600)}  ")
+        out.append(f"   _{_STATUS[c.status]}_" + (f"; model said {c.claim.verdict}" if c.claim.verdict != c.verdict
+                                                  else ""))
+        for a in c.artifacts:
+            out.append(f"   - `{a.type}` {a.file}{':' + str(a.line) if a.line else ''} ({a.tool_call}): "
+                       f"{one_line(a.detail, 200)}")
+        if c.claim.fix:
+            out.append(f"   - suggested fix: {one_line(c.claim.fix, 300)}")
+    cited = {a.tool_call for c in result.claims for a in c.artifacts}
+    calls = [t for t in result.tool_calls if t.id in cited]
+    if calls:
+        out += ["", "<details><summary>Evidence (tool output)</summary>", ""]
+        for t in calls:
+            out += ["```text", t.output[:3000], "```"]
+        out += ["</details>"]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,55 @@
+"""SARIF 2.1.0 for GitHub code scanning: one rule per artifact kind, exact locations."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from showcause import __version__
+from showcause.render.common import claim_location, one_line
+from showcause.review.result import ReviewResult
+
+__all__ = ["render_sarif"]
+
+_RULES = {
+    "test_regression": "A test the change made fail (it passes on the base tree).",
+    "new_type_error": "A type error the change introduced (absent on the base tree).",
+    "dangling_reference": "A use of a name the change retired, left outside the change.",
+    "unvalidated": "A concern without a qualifying artifact (never blocks).",
+}
+_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def render_sarif(result: ReviewResult) -> str:
+    rules = [{"id": rid, "name": rid, "shortDescription": {"text": text}, "fullDescription": {"text": text},
+              "defaultConfiguration": {"level": "warning" if rid == "unvalidated" else "error"}}
+             for rid, text in _RULES.items()]
+    results = []
+    for c in result.claims:
+        where = claim_location(c)
+        if where is None:
+            continue  # code scanning needs a location; the claim still appears in every other format
+        rule = c.artifacts[0].type if c.status == "validated" and c.artifacts else "unvalidated"
+        file, line = where
+        text = one_line(c.claim.claim, 1000)
+        if c.status != "validated":
+            text += f" (not blocking: {c.status})"
+        fingerprint = hashlib.sha256(f"{rule}|{file}|{c.claim.claim}".encode()).hexdigest()[:32]
+        results.append({
+            "ruleId": rule, "ruleIndex": list(_RULES).index(rule),
+            "level": "error" if c.verdict in ("MODIFY", "REPLACE") else "warning",
+            "message": {"text": text},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": file, "uriBaseId": "%SRCROOT%"},
+                                                "region": {"startLine": max(1, line or 1)}}}],
+            "partialFingerprints": {"showcause/v1": fingerprint},
+            "properties": {"verdict": c.verdict, "model_verdict": c.claim.verdict, "gate": c.status,
+                           "evidence": [f"{a.tool_call}:{a.type}" for a in c.artifacts]},
+        })
+    doc = {"$schema": _SCHEMA, "version": "2.1.0", "runs": [{
+        "tool": {"driver": {"name": "showcause", "version": __version__, "semanticVersion": __version__,
+                            "informationUri": "https://pypi.org/project/showcause/", "rules": rules}},
+        "results": results,
+        "properties": {"verdict": result.verdict, "mode": result.meta.get("mode"),
+                       "isolation": result.meta.get("isolation")},
+    }]}
+    return json.dumps(doc, indent=2) + "\n"

@@ -1,0 +1,28 @@
+"""Plain terminal output."""
+
+from __future__ import annotations
+
+from showcause.render.common import claim_location
+from showcause.review.result import ReviewResult
+
+__all__ = ["render_text"]
+
+
+def render_text(result: ReviewResult) -> str:
+    m = result.meta
+    out = [f"verdict: {result.verdict}" + (f" (model said {result.model_verdict})"
+                                            if result.model_verdict != result.verdict else ""),
+           f"{result.summary}",
+           f"mode {m.get('mode')}, {len(result.tool_calls)} tool calls, {m.get('seconds')} s, "
+           f"isolation {m.get('isolation')}"]
+    if result.error:
+        out.append(f"error {result.error['code']}: {result.error['message']}")
+    for i, c in enumerate(result.claims, 1):
+        where = claim_location(c)
+        loc = f" [{where[0]}{':' + str(where[1]) if where[1] else ''}]" if where else ""
+        out.append(f"{i}. {c.verdict} ({c.status}){loc}: {c.claim.claim}")
+        for a in c.artifacts:
+            out.append(f"   {a.tool_call} {a.type} {a.file}{':' + str(a.line) if a.line else ''}: {a.detail}")
+        for r in c.reasons:
+            out.append(f"   - {r}")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,47 @@
+"""One review: snapshot -> ledger -> judge -> gate -> result."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections import Counter
+
+from showcause.errors import InputError, ShowcauseError
+from showcause.evidence.gate import apply_gate
+from showcause.evidence.ledger import Ledger
+from showcause.judges.base import ReviewRequest, all_modes, get_mode
+from showcause.review.claims import most_severe
+from showcause.review.result import ReviewResult
+from showcause.sandbox.runner import available_isolation
+from showcause.tools.base import ToolContext
+
+__all__ = ["run_review"]
+
+
+def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewRequest | None = None) -> ReviewResult:
+    judge = get_mode(mode)
+    if judge is None:
+        raise InputError(f"unknown mode {mode!r}; known: {', '.join(j.name for j in all_modes())}")
+    request = request or ReviewRequest()
+    started = time.monotonic()
+    ledger = Ledger(ctx)
+    meta = {"mode": mode, "model": request.model, "usage": {}, "cost_usd": None, "seconds": 0.0,
+            "isolation": available_isolation(ctx.policy), "review_id": uuid.uuid4().hex[:16]}
+    try:
+        answer = judge.judge(request, ledger)
+    except ShowcauseError as exc:
+        meta["seconds"] = round(time.monotonic() - started, 3)
+        return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}",
+                            tool_calls=ledger.calls, meta=meta, error={"code": exc.code, "message": exc.message},
+                            label=ctx.snapshot.label)
+    gated = apply_gate(answer.answer.claims, ledger.calls)
+    levels = Counter(c.isolation for c in ledger.calls if c.isolation)
+    if levels:
+        meta["isolation"] = min(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))
+    meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
+                 "seconds": round(time.monotonic() - started, 3)})
+    return ReviewResult(
+        verdict=most_severe([g.verdict for g in gated]),
+        model_verdict=most_severe([g.claim.verdict for g in gated]),
+        summary=answer.answer.summary, claims=gated, tool_calls=ledger.calls, meta=meta,
+        label=ctx.snapshot.label)
