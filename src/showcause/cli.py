@@ -25,6 +25,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="A code-review judge that must show cause before it blocks a change.")
 tools_app = typer.Typer(no_args_is_help=True, help="The read-only tools a judge uses (list, run).")
 app.add_typer(tools_app, name="tools")
+cases_app = typer.Typer(no_args_is_help=True, help="Repo cases: verify their labels.")
+app.add_typer(cases_app, name="cases")
 
 CaseOpt = Annotated[Path | None, typer.Option("--case", help="A repo case directory (base/ + patch.diff).")]
 RepoOpt = Annotated[Path | None, typer.Option("--repo", help="A repository or directory.")]
@@ -136,6 +138,33 @@ def review(
         return
     _write_output(render(result, fmt), output)
     raise typer.Exit(exit_code(result, fail_on))
+
+
+@cases_app.command("verify")
+def cases_verify(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Cases verified in parallel.")] = 2,
+) -> None:
+    """Check every case label mechanically; one line per case, exit 1 on any failure."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from showcause.bench.cases import find_cases
+    from showcause.bench.verify import verify_case
+
+    try:
+        paths = find_cases(cases_dir)
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
+        return
+    if not paths:
+        _fail(f"{cases_dir}: no cases (folders with case.json)")
+    failed = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for verdict in pool.map(verify_case, paths):
+            typer.echo(verdict.line())
+            failed += not verdict.ok
+    typer.echo(f"{len(paths) - failed} passed, {failed} failed")
+    raise typer.Exit(1 if failed else 0)
 
 
 @app.command("modes")
