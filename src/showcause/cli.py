@@ -167,6 +167,49 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
+@app.command("bench")
+def bench(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases.")],
+    modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
+    runs: Annotated[int, typer.Option("--runs", help="Runs per case and mode.")] = 1,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Reviews in parallel.")] = 2,
+    out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path("bench-out"),
+    resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases and modes).")] = False,
+    config: ConfigOpt = None,
+) -> None:
+    """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from showcause.bench.report import render_report, write_plot
+    from showcause.bench.runner import BenchConfig, run_bench
+
+    modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
+    cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, transient=True) as bar:
+            task = bar.add_task("reviews", total=None)
+
+            def tick(done: int, total: int, record: dict[str, Any]) -> None:
+                bar.update(task, completed=done, total=total, description=f"{record['case']} {record['verdict']}")
+
+            results = run_bench(cfg, tick)
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
+        return
+    command = " ".join(["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), "--runs", str(runs),
+                        "--concurrency", str(concurrency), "--out", str(out)])
+    (out / "report.md").write_text(render_report(results, command), encoding="utf-8")
+    write_plot(results, out / "recall_fi.png")
+    for mode, m in results["metrics"].items():
+        g = m["gated"]
+        recall = ", ".join(f"{k} {v['k']}/{v['n']}" for k, v in g["recall"].items())
+        fi = g["false_intervention"]
+        typer.echo(f"{mode}: recall {recall}; false interventions {fi['k']}/{fi['n']}; "
+                   f"failed {m['records'] - m['ok']}")
+    typer.echo(f"wall time {results['wall_seconds']} s; report: {out / 'report.md'}")
+
+
 @app.command("modes")
 def modes() -> None:
     """List the review modes."""
