@@ -14,9 +14,10 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
 from showcause.snapshot.diff import Diff
+from showcause.tools.basecache import cache_get, cache_put
 
 __all__ = ["CheckRun", "Diagnostic", "choose_checkers", "match_new", "parse_pyright", "parse_tsc",
-           "run_checker", "tsc_path"]
+           "run_base_checker", "run_checker", "tsc_path"]
 
 _TSC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
                        r"(?P<msg>.*)$")
@@ -166,3 +167,16 @@ def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> lis
         else:
             result.append((h, True))
     return result
+
+
+def run_base_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
+    """`run_checker` on a base tree, through the base cache (successful runs only)."""
+    limits = {"memory": policy.typecheck_memory_mb, "isolation": policy.isolation, "tsc": str(tsc_path())}
+    hit = cache_get(tree, "typecheck", checker, limits)
+    if isinstance(hit, list):
+        return CheckRun(checker, tuple(Diagnostic(*d) for d in hit), None)
+    run = run_checker(tree, checker, policy)
+    if not run.problem:
+        cache_put(tree, "typecheck", checker, limits,
+                  [[d.file, d.line, d.col, d.code, d.message] for d in run.diagnostics])
+    return run

@@ -9,7 +9,7 @@ from pydantic import Field
 from showcause.errors import ToolArgumentError
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.test_runners import TestOutcome, discover_tests, run_tests, split_test_id
+from showcause.tools.test_runners import TestOutcome, discover_tests, run_base_tests, run_tests, split_test_id
 
 __all__ = ["RunTestTool", "allowlist"]
 
@@ -62,7 +62,7 @@ class RunTestTool:
         failing = [o for o in head.outcomes if o.outcome in _BAD]
         on_base = (ctx.snapshot.base / file).is_file()
         if failing and on_base:
-            base_run = run_tests(ctx.snapshot.base, target, ctx.policy)
+            base_run = run_base_tests(ctx.snapshot.base, target, ctx.policy)
         # A base run that did not finish says nothing about which tests exist there.
         base_outcomes = list(base_run.outcomes) if base_run and base_run.complete else None
         results: list[dict[str, Any]] = []

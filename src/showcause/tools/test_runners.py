@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.errors import ToolArgumentError
+from showcause.tools.basecache import cache_get, cache_put
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
 
-__all__ = ["TestOutcome", "TestRun", "discover_tests", "glob_to_regex", "run_tests", "split_test_id"]
+__all__ = ["TestOutcome", "TestRun", "discover_tests", "glob_to_regex", "run_base_tests", "run_tests", "split_test_id"]
 
 _PY = (".py",)
 _JS = (".js", ".mjs", ".cjs")
@@ -186,3 +187,20 @@ def run_tests(tree: Path, test: str, policy: Policy, *, timeout_s: float | None 
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         problem = f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}"
     return TestRun(tuple(outcomes), proc, problem)
+
+
+def run_base_tests(tree: Path, test: str, policy: Policy) -> TestRun:
+    """`run_tests` on a base tree, through the base cache (complete runs only)."""
+    limits = {"test_timeout_s": policy.test_timeout_s, "memory": policy.test_memory_mb, "isolation": policy.isolation}
+    hit = cache_get(tree, "run_tests", test, limits)
+    if isinstance(hit, dict) and isinstance(hit.get("outcomes"), list):
+        proc = ProcResult(argv=(), returncode=int(hit["returncode"]), stdout="", stderr="", timed_out=False,
+                          truncated=False, isolation=str(hit["isolation"]), seconds=0.0, root="", out="",
+                          notes=("from the base cache",))
+        return TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc)
+    run = run_tests(tree, test, policy)
+    if run.complete:
+        cache_put(tree, "run_tests", test, limits, {
+            "outcomes": [[o.test, o.outcome, o.message] for o in run.outcomes],
+            "returncode": run.proc.returncode, "isolation": run.proc.isolation})
+    return run

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.diagnostics import choose_checkers, match_new, run_checker
+from showcause.tools.diagnostics import choose_checkers, match_new, run_base_checker, run_checker
 
 __all__ = ["TypecheckTool"]
 
@@ -36,7 +36,7 @@ class TypecheckTool:
         with ThreadPoolExecutor(max_workers=2) as pool:
             for checker in checkers:
                 head_f = pool.submit(run_checker, snap.head, checker, ctx.policy)
-                base_f = pool.submit(run_checker, snap.base, checker, ctx.policy)
+                base_f = pool.submit(run_base_checker, snap.base, checker, ctx.policy)
                 head, base = head_f.result(), base_f.result()
                 isolation = head.proc.isolation if head.proc else isolation
                 if head.problem:

@@ -1,0 +1,96 @@
+"""Results on the base tree, cached by a content hash of that tree.
+
+CI reviews many changes against the same base: the base side of `run_test` and `typecheck` is then
+computed once. Only complete runs are stored (never a timeout or a crash). The key covers the tree's
+content, the target, the tool versions and the limits that can change an outcome.
+Set SHOWCAUSE_CACHE_DIR to move the cache, SHOWCAUSE_NO_CACHE=1 to disable it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from showcause import __version__
+
+__all__ = ["cache_get", "cache_put", "tree_hash"]
+
+_TREE_HASHES: dict[tuple[str, int], str] = {}
+
+
+def _cache_dir() -> Path | None:
+    if os.environ.get("SHOWCAUSE_NO_CACHE"):
+        return None
+    root = os.environ.get("SHOWCAUSE_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "showcause")
+    return Path(root) / "base"
+
+
+def tree_hash(root: Path) -> str:
+    """sha256 over every path, kind and content of the tree (symlinks by their target)."""
+    key = (str(root), os.stat(root).st_mtime_ns)
+    if key in _TREE_HASHES:
+        return _TREE_HASHES[key]
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames):
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, root)
+            if os.path.islink(full):
+                h.update(b"L" + rel.encode() + b"\0" + os.readlink(full).encode() + b"\0")
+            else:
+                with open(full, "rb") as fh:
+                    h.update(b"F" + rel.encode() + b"\0" + hashlib.sha256(fh.read()).digest())
+    digest = h.hexdigest()
+    _TREE_HASHES[key] = digest
+    return digest
+
+
+@cache
+def _versions() -> dict[str, str]:
+    out = {"python": sys.version, "showcause": __version__}
+    for dist in ("pytest", "pytest-timeout", "pyright"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
+
+
+def _key(tree: Path, kind: str, target: str, limits: dict[str, Any]) -> str:
+    ident = json.dumps({"tree": tree_hash(tree), "kind": kind, "target": target, "limits": limits,
+                        **_versions()}, sort_keys=True)
+    return hashlib.sha256(ident.encode()).hexdigest()
+
+
+def cache_get(tree: Path, kind: str, target: str, limits: dict[str, Any]) -> Any | None:
+    folder = _cache_dir()
+    if folder is None:
+        return None
+    path = folder / f"{_key(tree, kind, target, limits)}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def cache_put(tree: Path, kind: str, target: str, limits: dict[str, Any], value: Any) -> None:
+    folder = _cache_dir()
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(value, fh)
+        os.replace(tmp, folder / f"{_key(tree, kind, target, limits)}.json")
+    except OSError:
+        pass  # a cache that cannot be written only costs time
