@@ -173,7 +173,8 @@ def bench(
     modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
     runs: Annotated[int, typer.Option("--runs", help="Runs per case and mode.")] = 1,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Reviews in parallel.")] = 2,
-    out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path("bench-out"),
+    out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path(
+        "bench-out"),
     resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases and modes).")] = False,
     config: ConfigOpt = None,
 ) -> None:

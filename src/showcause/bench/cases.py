@@ -86,7 +86,7 @@ class Case:
 
 
 def load_case(path: Path) -> Case:
-    path = Path(path)
+    path = Path(path).resolve()
     try:
         raw = json.loads((path / "case.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -109,7 +109,7 @@ def load_case(path: Path) -> Case:
 
 def find_cases(root: Path) -> list[Path]:
     """Case folders under `root` (a folder holding case.json is a case; `root` itself may be one)."""
-    root = Path(root)
+    root = Path(root).resolve()
     if not root.is_dir():
         raise InputError(f"{root}: no such directory")
     if (root / "case.json").is_file():

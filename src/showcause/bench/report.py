@@ -12,7 +12,7 @@ def _pct(r: dict[str, Any]) -> str:
     if r["rate"] is None:
         return "n/a (0 runs)"
     lo, hi = r["ci95"]
-    return f"{100 * r['rate']:.0f}% [{100 * lo:.0f}–{100 * hi:.0f}] ({r['k']}/{r['n']})"
+    return f"{100 * r['rate']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}] ({r['k']}/{r['n']})"
 
 
 def _mode_section(mode: str, m: dict[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from showcause.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.evidence.retired import Retirement
 from showcause.inputs import open_snapshot, tool_context
-from showcause.tools.diagnostics import choose_checkers
+from showcause.review.engine import run_review
 from showcause.tools.run_test import allowlist
 from showcause.tools.test_runners import run_tests, split_test_id
 
@@ -63,7 +63,8 @@ def _locations(case: Case) -> list[tuple[str, int]]:
 
 def verify_case(path: Path) -> Verdict:
     """Check one case; never raises for a bad case (the problem is the verdict)."""
-    name = Path(path).name
+    path = Path(path).resolve()
+    name = path.name
     try:
         case = load_case(path)
         with open_snapshot(case=Path(path)) as snap:
@@ -89,10 +90,15 @@ def verify_case(path: Path) -> Verdict:
                         problems.append(f"{file}:{line} uses no name the patch retired "
                                         f"(retired: {', '.join(sorted(retirement.names)) or 'none'})")
             if kind in ("untestable", "none"):
-                calls = ledger.call_many([("run_test", {"test": t}) for t in allowlist(ctx)]
-                                         + ([("typecheck", {})] if choose_checkers(snap.head, ctx.typecheck) else []))
+                # Every probe of the mechanical judge, over every allowlisted test: no artifact may appear.
+                result = run_review(ctx, "mechanical")
+                calls = result.tool_calls
+                tests = allowlist(ctx)
+                if not any(c.tool == "run_test" for c in calls) and tests:
+                    problems.append("the allowlisted tests did not run")
                 found = [f"{c.id} {a.type} {a.file}:{a.line or ''} {a.detail}" for c in calls for a in c.artifacts]
-                problems += [f"must be green on head with no new type errors, found {f}" for f in found]
+                problems += [f"must be green on head, with no new type error or dangling reference; found {f}"
+                             for f in found]
                 problems += [f"{c.tool} {c.args} did not run: {c.output[:160]}" for c in calls if not c.ok]
             if problems:
                 return Verdict(name, False, "; ".join(problems))

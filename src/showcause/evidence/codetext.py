@@ -16,7 +16,7 @@ from tree_sitter import Node
 
 from showcause.symbols.languages import get_parser, language_for
 
-__all__ = ["code_text", "file_class", "name_pattern"]
+__all__ = ["code_text", "file_class", "is_prose", "name_pattern"]
 
 _CONFIG_HASH = {".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".env", ".properties", ".sh", ".bash"}
 _CONFIG_PLAIN = {".json"}
@@ -68,6 +68,43 @@ def _comment_nodes(node: Node) -> Iterator[Node]:
             stack.extend(n.children)
 
 
+_SQL_START = re.compile(r"^\s*(select|insert|update|delete|with|create|alter|drop|replace|merge|upsert)\b", re.I)
+_STRING_NODES = ("string", "template_string")
+_CONTENT_NODES = ("string_content", "string_fragment", "escape_sequence")
+
+
+def is_prose(text: str) -> bool:
+    """A string literal that reads as words (a message, a test title), not as code, a key or SQL.
+
+    Names inside prose are not uses of a symbol: 'adds VAT to the subtotal' does not use `subtotal`.
+    """
+    return any(c.isspace() for c in text.strip()) and not _SQL_START.match(text)
+
+
+def _prose_string_parts(node: Node) -> Iterator[Node]:
+    """Content pieces of prose string literals (interpolations are left alone: they are code)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in _STRING_NODES:
+            parts = [c for c in n.children if c.type in _CONTENT_NODES]
+            text = "".join((c.text or b"").decode("utf-8", "replace") for c in parts)
+            if is_prose(text):
+                yield from parts
+        stack.extend(n.children)
+
+
+_JSON_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
+
+
+def _blank_json_prose(data: bytes) -> bytes:
+    buf = bytearray(data)
+    for m in _JSON_STRING.finditer(data):
+        if is_prose(m.group()[1:-1].decode("utf-8", "replace")):
+            _blank(buf, m.start(), m.end())
+    return bytes(buf)
+
+
 _HASH_COMMENT = re.compile(rb"(?m)(^|[ \t])[#;][^\n]*")
 _SQL_COMMENT = re.compile(rb"--[^\n]*|/\*.*?\*/", re.S)
 _MARKUP_COMMENT = re.compile(rb"<!--.*?-->", re.S)
@@ -92,13 +129,15 @@ def _code_text_cached(digest: str, path_kind: str, data: bytes) -> str:
         if lang == "python":
             for n in _docstring_nodes(tree.root_node):
                 _blank(buf, n.start_byte, n.end_byte)
+        for n in _prose_string_parts(tree.root_node):
+            _blank(buf, n.start_byte, n.end_byte)
         out = bytes(buf)
     elif ext in _CONFIG_SQL:
         out = _blank_regex(data, _SQL_COMMENT)
     elif ext in _CONFIG_MARKUP:
         out = _blank_regex(data, _MARKUP_COMMENT)
     elif ext in _CONFIG_PLAIN:
-        out = data
+        out = _blank_json_prose(data)
     else:
         out = _blank_regex(data, _HASH_COMMENT)
     return out.decode("utf-8", "replace")

@@ -118,10 +118,8 @@ def _gate_one(claim: Claim, calls: list[ToolCall]) -> GatedClaim:
             reasons.append(f"{r.text} was not shown by {where}")
     shown_pins = [r for r in pinned if _shown_by(scope, r)]
     pool = [a for c in scope for a in c.artifacts]
-    if pinned:
-        candidates = [a for a in pool if any(_matches(a, r) for r in shown_pins)]
-    else:
-        candidates = pool if cited else []
+    # Pinned locations restrict the candidates; a bare tool id offers all of its artifacts.
+    candidates = [a for a in pool if any(_matches(a, r) for r in shown_pins)] if pinned else pool if cited else []
     related = [a for a in candidates if _mentions(claim, a)]
     if candidates and not related:
         reasons.append("no cited artifact relates to what the claim says (name its test, file or symbol)")

@@ -16,7 +16,9 @@ from pathlib import Path
 
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.codetext import code_text, file_class, name_pattern
+from showcause.evidence.scope import is_local_definition
 from showcause.snapshot import Snapshot
+from showcause.symbols import SymbolHit, SymbolIndex
 from showcause.tools.rg import rg_files_with_words
 
 __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
@@ -24,12 +26,15 @@ __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _MIN_LEN = 3
 # Words that occur in almost any removed line and can never name a project symbol worth tracking.
-_COMMON = frozenset(
-    "and as assert async await break case catch class const continue def default del delete do elif else "
-    "except export extends false finally for from function global if import in instanceof is lambda let new "
-    "none nonlocal not null of or pass raise return self static super switch this throw true try typeof "
-    "undefined var void while with yield None True False cls args kwargs int str bool float list dict set "
-    "tuple bytes object type string number boolean any unknown never async await print len range".split())
+_COMMON = frozenset({
+    "and", "as", "assert", "async", "await", "break", "case", "catch", "class", "const", "continue", "def",
+    "default", "del", "delete", "do", "elif", "else", "except", "export", "extends", "false", "finally", "for",
+    "from", "function", "global", "if", "import", "in", "instanceof", "is", "lambda", "let", "new", "none",
+    "nonlocal", "not", "null", "of", "or", "pass", "raise", "return", "self", "static", "super", "switch",
+    "this", "throw", "true", "try", "typeof", "undefined", "var", "void", "while", "with", "yield", "None",
+    "True", "False", "cls", "args", "kwargs", "int", "str", "bool", "float", "list", "dict", "set", "tuple",
+    "bytes", "object", "type", "string", "number", "boolean", "any", "unknown", "never", "print", "len", "range",
+})
 
 
 @dataclass(frozen=True)
@@ -97,7 +102,6 @@ class Retirement:
         return self._names
 
     def _compute(self) -> dict[str, RetiredName]:
-        from showcause.symbols import SymbolIndex
 
         candidates = self._candidates()
         if not candidates:
@@ -109,9 +113,11 @@ class Retirement:
         head_index = SymbolIndex.for_tree(self.snapshot.head)
         out: dict[str, RetiredName] = {}
         for name in names:
-            if head_total[name] >= base_total[name] or head_index.lookup(name, "definition"):
+            if head_total[name] >= base_total[name]:
                 continue
-            if base_index.lookup(name, "definition"):
+            if self._module_level(self.snapshot.head, head_index.lookup(name, "definition"), name):
+                continue
+            if self._module_level(self.snapshot.base, base_index.lookup(name, "definition"), name):
                 why = "its definition was removed"
             elif any(file_class(rel) == "config" for rel, _ in candidates[name]):
                 why = "a config line holding it was removed"
@@ -121,6 +127,17 @@ class Retirement:
                 continue
             out[name] = RetiredName(name, base_total[name], head_total[name], why)
         return out
+
+    def _module_level(self, root: Path, hits: list[SymbolHit], name: str) -> bool:
+        """Whether any definition is visible beyond one function (locals never retire a name)."""
+        for h in hits:
+            try:
+                data = (root / h.file).read_bytes()
+            except OSError:
+                continue
+            if not is_local_definition(h.file, data, h.line, name):
+                return True
+        return False
 
     def uses(self, file: str, line: int | None) -> list[RetiredName]:
         """Retired names used at a head location outside the change's added lines, in code or config."""

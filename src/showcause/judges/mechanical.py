@@ -52,7 +52,12 @@ def _type_claim(call: ToolCall) -> Claim | None:
 
 
 def _dangling_claim(call: ToolCall, name: str) -> Claim | None:
-    arts = [a for a in call.artifacts if a.type == "dangling_reference"]
+    # The search for one name can show lines using other retired names too: keep this name's, once each.
+    seen: dict[tuple[str, int | None], Artifact] = {}
+    for a in call.artifacts:
+        if a.type == "dangling_reference" and a.detail.startswith(f"`{name}`"):
+            seen.setdefault((a.file, a.line), a)
+    arts = list(seen.values())
     if not arts:
         return None
     places = ", ".join(_where(a) for a in arts[:_MAX_LISTED])
@@ -71,7 +76,10 @@ class MechanicalJudge:
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         ctx = ledger.ctx
         tests, why_tests = affected_tests(ctx)
-        probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": t}) for t in tests]
+        # One call per runner: Python tests share one pytest process, JavaScript files one call.
+        py = [t for t in tests if t.endswith(".py")]
+        js = [t for t in tests if not t.endswith(".py")]
+        probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group}) for group in (py, js) if group]
         if choose_checkers(ctx.snapshot.head, ctx.typecheck):
             probes.append(("typecheck", {}))
         calls = ledger.call_many(probes, workers=2)

@@ -47,19 +47,29 @@ class Policy:
             for key, value in items:
                 if key not in known:
                     raise InputError(f"{origin}: unknown sandbox policy key {key!r}")
-                current = getattr(self, key)
-                if isinstance(current, tuple):
-                    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                        raise InputError(f"{origin}: {key} must be a list of strings")
-                    value = tuple(value)
-                elif isinstance(current, bool) or not isinstance(value, type(current) | int):
-                    raise InputError(f"{origin}: {key} must be {type(current).__name__}")
-                elif isinstance(current, int | float) and value <= 0:
-                    raise InputError(f"{origin}: {key} must be positive")
-                changes[key] = type(current)(value)
+                changes[key] = _checked(key, getattr(self, key), value, origin)
         if changes.get("isolation", self.isolation) not in ("auto", "bwrap", "unshare", "none"):
             raise InputError(f"{origin}: isolation must be auto, bwrap, unshare or none")
         return replace(self, **changes)
+
+
+def _checked(key: str, current: object, value: object, origin: str) -> object:
+    """The override value for `key`, of the same kind as the default, or an InputError."""
+    if isinstance(current, tuple):
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise InputError(f"{origin}: {key} must be a list of strings")
+        return tuple(value)
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise InputError(f"{origin}: {key} must be a string")
+        return value
+    numeric = isinstance(value, int | float) and not isinstance(value, bool)
+    if not numeric or (isinstance(current, int) and not isinstance(value, int)):
+        raise InputError(f"{origin}: {key} must be {'an integer' if isinstance(current, int) else 'a number'}")
+    assert isinstance(value, int | float)
+    if value <= 0:
+        raise InputError(f"{origin}: {key} must be positive")
+    return float(value) if isinstance(current, float) else value
 
 
 def default_policy_path() -> Path:

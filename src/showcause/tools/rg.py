@@ -158,4 +158,5 @@ def rg_files_with_words(root: Path, words: list[str], *, timeout: float) -> list
     for w in words:
         args += ["-e", w]
     args += ["--", "."]
-    return sorted(raw.rstrip(b"\n").decode("utf-8", "replace").removeprefix("./") for raw in _stream(args, root, timeout))
+    return sorted(raw.rstrip(b"\n").decode("utf-8", "replace").removeprefix("./")
+                  for raw in _stream(args, root, timeout))

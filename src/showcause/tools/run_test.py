@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from showcause.errors import ToolArgumentError
 from showcause.evidence.artifacts import Artifact, Shown
@@ -14,11 +14,20 @@ from showcause.tools.test_runners import TestOutcome, discover_tests, run_base_t
 __all__ = ["RunTestTool", "allowlist"]
 
 _BAD = ("failed", "error", "timeout")
+_MAX_TARGETS = 50
 
 
 class RunTestArgs(Args):
-    test: str = Field(description="An allowlisted test file (e.g. tests/test_api.py) or a test id inside one "
-                                  "(tests/test_api.py::test_login, test/api.test.js::name).")
+    test: str | list[str] = Field(
+        description="An allowlisted test file (e.g. tests/test_api.py) or a test id inside one "
+                    "(tests/test_api.py::test_login, test/api.test.js::name); or a list of them, run together.")
+
+    @field_validator("test")
+    @classmethod
+    def _test(cls, v: str | list[str]) -> str | list[str]:
+        if isinstance(v, list) and not 0 < len(v) <= _MAX_TARGETS:
+            raise ValueError(f"give 1 to {_MAX_TARGETS} tests")
+        return v
 
 
 def allowlist(ctx: ToolContext) -> list[str]:
@@ -49,21 +58,25 @@ class RunTestTool:
     Arguments: ClassVar[type[Args]] = RunTestArgs
 
     def run(self, ctx: ToolContext, args: RunTestArgs) -> ToolOutput:  # type: ignore[override]
-        file, _name = split_test_id(args.test)
+        raw = [args.test] if isinstance(args.test, str) else args.test
         allowed = allowlist(ctx)
-        if file not in allowed:
-            shown = ", ".join(allowed[:15]) + (" …" if len(allowed) > 15 else "")
-            raise ToolArgumentError(f"{file} is not an allowlisted test file; allowed: {shown or 'none'}")
-        target = args.test.strip().removeprefix("./")
-        head = run_tests(ctx.snapshot.head, target, ctx.policy)
+        targets: list[str] = []
+        for item in raw:
+            file, name = split_test_id(item)
+            if file not in allowed:
+                names = ", ".join(allowed[:15]) + (" …" if len(allowed) > 15 else "")
+                raise ToolArgumentError(f"{file} is not an allowlisted test file; allowed: {names or 'none'}")
+            targets.append(f"{file}::{name}" if name else file)
+        targets = list(dict.fromkeys(targets))
+        label = " ".join(targets)
+        head = run_tests(ctx.snapshot.head, targets, ctx.policy)
         if head.problem and not head.outcomes:
-            return ToolOutput(text=f"run_test {target}: {head.problem}", ok=False, isolation=head.proc.isolation)
-        base_run = None
+            return ToolOutput(text=f"run_test {label}: {head.problem}", ok=False, isolation=head.proc.isolation)
         failing = [o for o in head.outcomes if o.outcome in _BAD]
-        on_base = (ctx.snapshot.base / file).is_file()
-        if failing and on_base:
-            base_run = run_base_tests(ctx.snapshot.base, target, ctx.policy)
-        # A base run that did not finish says nothing about which tests exist there.
+        # The base run repeats only what failed on head and exists on base.
+        base_targets = list(dict.fromkeys(
+            o.test for o in failing if (ctx.snapshot.base / split_test_id(o.test)[0]).is_file()))
+        base_run = run_base_tests(ctx.snapshot.base, base_targets, ctx.policy) if base_targets else None
         base_outcomes = list(base_run.outcomes) if base_run and base_run.complete else None
         results: list[dict[str, Any]] = []
         lines: list[str] = []
@@ -72,6 +85,8 @@ class RunTestTool:
         counts: dict[str, int] = {}
         for o in sorted(head.outcomes, key=lambda x: x.test):
             counts[o.outcome] = counts.get(o.outcome, 0) + 1
+            file = o.test.split("::", 1)[0]
+            on_base = (ctx.snapshot.base / file).is_file()
             base = _base_outcome(o.test, file, base_outcomes) if o.outcome in _BAD else None
             results.append({"test": o.test, "head": o.outcome, "base": base})
             line = f"{o.outcome.upper()} {o.test}"
@@ -93,7 +108,7 @@ class RunTestTool:
             lines.append(line)
             shown.append(Shown(file, None, line, test=o.test))
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-        head_line = f"run_test {target}: {summary} on head; isolation {head.proc.isolation}"
+        head_line = f"run_test {label}: {summary} on head; isolation {head.proc.isolation}"
         if head.problem:
             head_line += f"; {head.problem}"
         if base_run is not None and base_run.problem:

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.errors import ToolArgumentError
-from showcause.tools.basecache import cache_get, cache_put
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
+from showcause.tools.basecache import cache_get, cache_put
 
 __all__ = ["TestOutcome", "TestRun", "discover_tests", "glob_to_regex", "run_base_tests", "run_tests", "split_test_id"]
 
@@ -94,11 +94,10 @@ class TestRun:
         return not self.proc.timed_out and rc is not None and (bool(self.outcomes) or rc in (0, 4, 5))
 
 
-def _pytest(file: str, name: str | None, policy: Policy) -> tuple[list[str], dict[str, str]]:
-    target = f"{file}::{name}" if name else file
+def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, str]]:
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-q",
             "--rootdir={root}", f"--timeout={policy.test_timeout_s}", "-o", "console_output_style=classic",
-            "--", target]
+            "--", *targets]
     return argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}"}
 
 
@@ -160,45 +159,72 @@ def _read_junit(out: Path, file: str) -> list[TestOutcome]:
     return acc
 
 
-def run_tests(tree: Path, test: str, policy: Policy, *, timeout_s: float | None = None) -> TestRun:
-    """Run one test file or test id in a fresh copy of `tree`."""
-    file, name = split_test_id(test)
+def _merge(procs: list[ProcResult]) -> ProcResult:
+    """One process result standing for several sequential runs (node runs one file per process)."""
+    if len(procs) == 1:
+        return procs[0]
+    first = procs[0]
+    failed = [p.returncode for p in procs if p.returncode]
+    return ProcResult(argv=first.argv, returncode=None if any(p.timed_out for p in procs) else (failed[0] if failed
+                      else 0), stdout="".join(p.stdout for p in procs)[-100_000:],
+                      stderr="".join(p.stderr for p in procs)[-100_000:], timed_out=any(p.timed_out for p in procs),
+                      truncated=any(p.truncated for p in procs), isolation=first.isolation,
+                      seconds=sum(p.seconds for p in procs), root=first.root, out=first.out)
+
+
+def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: float | None = None) -> TestRun:
+    """Run test files or test ids (all Python or all JavaScript) in one fresh copy of `tree`."""
+    targets = [tests] if isinstance(tests, str) else list(tests)
+    split = [split_test_id(t) for t in targets]
+    kinds = {"py" if f.endswith(_PY) else "js" if f.endswith(_JS) else "?" for f, _ in split}
+    if "?" in kinds:
+        bad = next(f for f, _ in split if not f.endswith(_PY + _JS))
+        raise ToolArgumentError(f"{bad}: no test runner for this file type (pytest for .py, node --test for .js)")
+    if len(kinds) > 1:
+        raise ToolArgumentError("run Python and JavaScript tests in separate calls")
+    targets = [f"{f}::{n}" if n else f for f, n in split]
+    outcomes: list[TestOutcome] = []
     with fresh_copy(tree) as dirs:
-        if file.endswith(_PY):
+        if kinds == {"py"}:
             shutil.copy(Path(__file__).with_name("_pytest_report.py"), dirs.out / "_pytest_report.py")
-            argv, env = _pytest(file, name, policy)
+            argv, env = _pytest(targets, policy)
             proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
                                  memory_mb=policy.test_memory_mb, timeout_s=timeout_s, env=env)
             outcomes = _read_pytest(dirs.out)
-        elif file.endswith(_JS):
-            proc = run_sandboxed(_node(file), workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                                 memory_mb=policy.test_memory_mb, timeout_s=timeout_s)
-            outcomes = _read_junit(dirs.out, file)
-            if name is not None:
-                outcomes = [o for o in outcomes if o.test == f"{file}::{name}"]
         else:
-            raise ToolArgumentError(f"{file}: no test runner for this file type (pytest for .py, node --test for .js)")
+            procs = []
+            for file in dict.fromkeys(f for f, _ in split):
+                (dirs.out / "junit.xml").unlink(missing_ok=True)
+                procs.append(run_sandboxed(_node(file), workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                                           memory_mb=policy.test_memory_mb, timeout_s=timeout_s))
+                wanted = {t for t, (f, n) in zip(targets, split, strict=True) if f == file and n}
+                whole = any(f == file and not n for f, n in split)
+                outcomes += [o for o in _read_junit(dirs.out, file) if whole or o.test in wanted]
+            proc = _merge(procs)
     problem = ""
     if proc.timed_out:
         problem = f"the run was killed after {proc.seconds:.0f} s (wall timeout)"
-        # Whatever had not reported when the clock ran out is charged to the whole target.
-        outcomes.append(TestOutcome(test, "timeout", problem))
+        # Whatever had not reported when the clock ran out is charged to its target.
+        for target, (file, name) in zip(targets, split, strict=True):
+            if not any(o.test == target or (name is None and o.test.startswith(file + "::")) for o in outcomes):
+                outcomes.append(TestOutcome(target, "timeout", problem))
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         problem = f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}"
     return TestRun(tuple(outcomes), proc, problem)
 
 
-def run_base_tests(tree: Path, test: str, policy: Policy) -> TestRun:
+def run_base_tests(tree: Path, tests: list[str], policy: Policy) -> TestRun:
     """`run_tests` on a base tree, through the base cache (complete runs only)."""
     limits = {"test_timeout_s": policy.test_timeout_s, "memory": policy.test_memory_mb, "isolation": policy.isolation}
+    test = "\n".join(tests)
     hit = cache_get(tree, "run_tests", test, limits)
     if isinstance(hit, dict) and isinstance(hit.get("outcomes"), list):
         proc = ProcResult(argv=(), returncode=int(hit["returncode"]), stdout="", stderr="", timed_out=False,
                           truncated=False, isolation=str(hit["isolation"]), seconds=0.0, root="", out="",
                           notes=("from the base cache",))
         return TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc)
-    run = run_tests(tree, test, policy)
+    run = run_tests(tree, tests, policy)
     if run.complete:
         cache_put(tree, "run_tests", test, limits, {
             "outcomes": [[o.test, o.outcome, o.message] for o in run.outcomes],

@@ -33,32 +33,38 @@ class TypecheckTool:
         shown: list[Shown] = []
         isolation = None
         ok = True
+        # Head first: with no error on head nothing can be new, and the base check is skipped.
         with ThreadPoolExecutor(max_workers=2) as pool:
-            for checker in checkers:
-                head_f = pool.submit(run_checker, snap.head, checker, ctx.policy)
-                base_f = pool.submit(run_base_checker, snap.base, checker, ctx.policy)
-                head, base = head_f.result(), base_f.result()
-                isolation = head.proc.isolation if head.proc else isolation
-                if head.problem:
-                    ok = False
-                    lines.append(f"typecheck {checker}: {head.problem}")
-                    continue
-                if base.problem:
-                    # Without a base result nothing can be called new: report, never mark NEW.
-                    lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
-                                 f"({base.problem}), so none can be marked new")
-                    lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
-                    continue
-                marked = match_new(list(head.diagnostics), list(base.diagnostics), snap.diff)
-                n_new = sum(1 for _d, new in marked if new)
-                lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
-                             f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base; "
-                             f"isolation {isolation}")
-                for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
-                    line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
-                    lines.append(line)
-                    shown.append(Shown(d.file, d.line, line))
-                    if new:
-                        artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line))
+            heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy), checkers))
+            need_base = [c for c, h in zip(checkers, heads, strict=True) if h.diagnostics and not h.problem]
+            bases = dict(zip(need_base, pool.map(lambda c: run_base_checker(snap.base, c, ctx.policy), need_base),
+                             strict=True))
+        for checker, head in zip(checkers, heads, strict=True):
+            isolation = head.proc.isolation if head.proc else isolation
+            if head.problem:
+                ok = False
+                lines.append(f"typecheck {checker}: {head.problem}")
+                continue
+            if checker not in bases:
+                lines.append(f"typecheck {checker}: 0 errors on head; isolation {isolation}")
+                continue
+            base = bases[checker]
+            if base.problem:
+                # Without a base result nothing can be called new: report, never mark NEW.
+                lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
+                             f"({base.problem}), so none can be marked new")
+                lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
+                continue
+            marked = match_new(list(head.diagnostics), list(base.diagnostics), snap.diff)
+            n_new = sum(1 for _d, new in marked if new)
+            lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
+                         f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base; "
+                         f"isolation {isolation}")
+            for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
+                line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
+                lines.append(line)
+                shown.append(Shown(d.file, d.line, line))
+                if new:
+                    artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line))
         return ToolOutput(text="\n".join(lines), ok=ok, shown=shown, artifacts=artifacts, isolation=isolation,
                           advice="new errors are listed first")
