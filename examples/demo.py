@@ -1,4 +1,4 @@
-"""`make demo`: the six tools on a bundled change, each call shown exactly as a judge would see it."""
+"""`make demo`: the mechanical judge reviews a broken change (blocked, with its evidence) and a good one (KEEP)."""
 
 from __future__ import annotations
 
@@ -8,36 +8,32 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
+from showcause.render import render
+from showcause.review.engine import run_review
 
-CASE = Path(__file__).resolve().parent / "demo-case"
-CALLS = [
-    ("list_files", {}),
-    ("run_test", {"test": "tests/test_cart.py"}),
-    ("typecheck", {}),
-    ("find_symbol", {"name": "apply_discount"}),
-    ("search", {"pattern": "apply_discount", "fixed": True}),
-    ("read_file", {"path": "src/shop/cart.py", "start_line": 14, "end_line": 19}),
-    ("read_file", {"path": "../case.json"}),
-]
+HERE = Path(__file__).resolve().parent
+
+
+def show(console: Console, case: str, what: str) -> None:
+    with open_snapshot(case=HERE / case) as snap:
+        changed = ", ".join(f"{p} (+{len(c.added)} -{len(c.removed)})" for p, c in snap.diff.files.items())
+        console.rule(f"[bold]{what}[/]  examples/{case}")
+        console.print(Text(f"change: {changed}"))
+        result = run_review(tool_context(snap), "mechanical")
+    for call in result.tool_calls:
+        title = f"{call.id} {call.tool} {call.args}  ({call.ms} ms{', ' + call.isolation if call.isolation else ''})"
+        console.print(Panel(Text(call.output), title=title, title_align="left", expand=False))
+    console.print(Text(render(result, "text")))
+    console.print(Panel(Text(render(result, "markdown")), title="as a PR comment (--format markdown)",
+                        title_align="left", expand=False))
 
 
 def main() -> None:
     console = Console(highlight=False)
-    with open_snapshot(case=CASE) as snap:
-        changed = ", ".join(f"{p} (+{len(c.added)} -{len(c.removed)})" for p, c in snap.diff.files.items())
-        console.print(f"[bold]Change under review:[/] {changed}\n")
-        ledger = Ledger(tool_context(snap))
-        for name, args in CALLS:
-            call = ledger.call(name, args)
-            title = f"{call.id} {name} {args}  ({call.ms} ms{', ' + call.isolation if call.isolation else ''})"
-            console.print(Panel(Text(call.output), title=title, title_align="left", expand=False))
-        artifacts = [a for c in ledger.calls for a in c.artifacts]
-        console.print(f"[bold]{len(artifacts)} artifacts introduced by the change[/] (what could back a block):")
-        for a in artifacts:
-            where = f"{a.file}:{a.line}" if a.line else a.file
-            console.print(Text(f"  {a.tool_call} {a.type}: {where} — {a.detail}"))
+    show(console, "demo-case", "A change that breaks things: blocked only with evidence it introduced")
+    show(console, "keep-case", "A good change: KEEP, one line, no noise")
+    console.print("Try it on your own repository: showcause review --repo . --base origin/main --head HEAD")
 
 
 if __name__ == "__main__":
