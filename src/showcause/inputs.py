@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from showcause.errors import InputError
-from showcause.sandbox.policy import Policy, load_policy
+from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
 
@@ -37,15 +37,18 @@ def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "he
 
     The head tree's config is never read: a change must not loosen the rules it is reviewed under.
     """
-    overrides: list[Path] = []
-    trusted = snapshot.base / PROJECT_CONFIG
-    if trusted.is_file() and not trusted.is_symlink():
-        overrides.append(trusted)
+    policy: Policy = load_policy()
+    repo_config = snapshot.base / PROJECT_CONFIG
+    if repo_config.is_file() and not repo_config.is_symlink():
+        # The repository is under review too: its own config may tighten the policy, never loosen it.
+        tightened = load_policy(repo_config)
+        tighter_only(policy, tightened, f"{PROJECT_CONFIG} of the base tree")
+        policy = tightened
     if config is not None:
         if not config.is_file():
             raise InputError(f"{config}: no such config file")
-        overrides.append(config)
-    policy: Policy = load_policy(*overrides)
+        policy = load_policy(*([repo_config] if repo_config.is_file() and not repo_config.is_symlink() else []),
+                             config)
     case = snapshot.case
     return ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
                        typecheck=case.typecheck if case else "auto")

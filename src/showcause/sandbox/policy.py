@@ -9,7 +9,7 @@ from typing import Any
 
 from showcause.errors import InputError
 
-__all__ = ["Policy", "default_policy_path", "load_policy"]
+__all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,22 @@ class Policy:
         if changes.get("isolation", self.isolation) not in ("auto", "bwrap", "unshare", "none"):
             raise InputError(f"{origin}: isolation must be auto, bwrap, unshare or none")
         return replace(self, **changes)
+
+
+def tighter_only(loose: Policy, strict: Policy, origin: str) -> None:
+    """Refuse an override that loosens any limit (a repository's own config may only tighten)."""
+    for f in fields(loose):
+        old, new = getattr(loose, f.name), getattr(strict, f.name)
+        if old == new or f.name == "discover":
+            continue
+        if f.name == "env_allow":
+            ok = set(new) <= set(old)
+        elif f.name == "isolation":
+            ok = new == "bwrap"   # forcing the strongest level is the only change allowed
+        else:
+            ok = new < old
+        if not ok:
+            raise InputError(f"{origin}: {f.name} may only be tightened by the repository ({old!r} -> {new!r})")
 
 
 def _checked(key: str, current: object, value: object, origin: str) -> object:

@@ -68,13 +68,19 @@ def _probe(level: str) -> bool:
 
 
 def available_isolation(policy: Policy) -> str:
-    """The level `run_sandboxed` will use under this policy."""
+    """The level `run_sandboxed` will use under this policy.
+
+    "auto" takes the strongest level that works here. A forced level that does not work is an error,
+    never a silent step down.
+    """
     wanted = policy.isolation
+    if wanted == "none":
+        return "none"
     for level in ("bwrap", "unshare"):
         if wanted in ("auto", level) and _probe(level):
             return level
-        if wanted == level:
-            break
+    if wanted != "auto":
+        raise RuntimeError(f"isolation {wanted!r} is required by the policy but does not work on this host")
     return "none"
 
 
@@ -91,7 +97,7 @@ def _ro_prefixes() -> list[str]:
     return [d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs)]
 
 
-def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path) -> list[str]:
+def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int) -> list[str]:
     cmd = ["bwrap", "--ro-bind", "/usr", "/usr"]
     for name in ("bin", "lib", "lib64", "sbin", "lib32"):
         top = Path("/") / name
@@ -102,7 +108,11 @@ def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path) -> list[str]:
     for name in _ETC_KEEP:
         if (Path("/etc") / name).exists():
             cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", "/tmp/home"]
+    cmd += ["--proc", "/proc"]
+    # The sandbox uid maps to the caller's uid (root in CI): kernel knobs under /proc must not be writable.
+    for knob in _PROC_KNOBS:
+        cmd += ["--ro-bind-try", f"/proc/{knob}", f"/proc/{knob}"]
+    cmd += ["--dev", "/dev", "--size", str(tmp_bytes), "--tmpfs", "/tmp", "--dir", "/tmp/home"]
     for prefix in _ro_prefixes():
         cmd += ["--ro-bind", prefix, prefix]
     cmd += ["--bind", str(ws), SANDBOX_ROOT, "--bind", str(out), SANDBOX_OUT, "--chdir", SANDBOX_ROOT,
@@ -133,42 +143,83 @@ def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
             f"--nofile={policy.open_files}", "--core=0", "--"]
 
 
-_PIDS_ROOT = Path("/sys/fs/cgroup/pids")
+_PROC_KNOBS = ("sys", "sysrq-trigger", "irq", "bus", "fs", "acpi", "driver", "kcore", "keys", "timer_list")
 
 
-def _pids_cgroup(limit: int) -> Path | None:
-    """A cgroup-v1 pids group capping the process count, when this host lets us make one.
+def _ro_proc_knobs() -> list[str]:
+    """In the unshare level's own mount namespace, make the kernel knobs under /proc read-only."""
+    if os.geteuid() != 0:
+        return []
+    script = ('for k in ' + " ".join(_PROC_KNOBS) + '; do [ -e /proc/$k ] || continue; '
+              'mount --bind /proc/$k /proc/$k && mount -o remount,bind,ro /proc/$k /proc/$k || exit 125; '
+              'done; exec "$@"')
+    return ["/bin/sh", "-c", script, "sh"]
 
-    RLIMIT_NPROC is not enforced for root, so this is what bounds a fork bomb; it also lets us kill
-    every process of the call, even ones that escaped the process group.
+
+def _no_caps() -> list[str]:
+    """Drop every capability (and the means to regain one) before the command runs.
+
+    Without a user namespace the unshare level runs as the caller; as root that would allow unmounting
+    /proc or joining the host's network namespace. Root without capabilities can do neither.
     """
-    if not (_PIDS_ROOT / "cgroup.procs").is_file() or not os.access(_PIDS_ROOT, os.W_OK):
-        return None
-    group = _PIDS_ROOT / f"showcause-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-    try:
-        group.mkdir()
-        (group / "pids.max").write_text(str(limit))
-    except OSError:
-        return None
-    return group
+    if os.geteuid() != 0 or not shutil.which("setpriv"):
+        return []
+    return ["setpriv", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"]
 
 
-def _reap_cgroup(group: Path | None) -> None:
-    if group is None:
-        return
-    for _ in range(50):
+_CGROUP_ROOT = Path("/sys/fs/cgroup")
+
+
+def _cgroups(policy: Policy, memory_mb: int) -> list[Path]:
+    """cgroup-v1 groups for this call, where the host lets us make them: pids and memory.
+
+    RLIMIT_NPROC does not bind root, so the pids group is what bounds a fork bomb; the memory group
+    counts what RLIMIT_AS cannot (files in the sandbox's tmpfs and page cache). Both also let every
+    process of the call be found and killed, even one that left the process group.
+    """
+    made: list[Path] = []
+    name = f"showcause-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    for controller, settings in (("pids", {"pids.max": str(policy.max_processes)}),
+                                 ("memory", {"memory.limit_in_bytes": str(memory_mb * 1024 * 1024)})):
+        root = _CGROUP_ROOT / controller
+        if not (root / "cgroup.procs").is_file() or not os.access(root, os.W_OK):
+            continue
+        group = root / name
         try:
-            pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+            group.mkdir()
+            for key, value in settings.items():
+                (group / key).write_text(value)
         except OSError:
-            break
-        if not pids:
-            break
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.02)
-    with contextlib.suppress(OSError):
-        group.rmdir()
+            with contextlib.suppress(OSError):
+                group.rmdir()
+            continue
+        made.append(group)
+    return made
+
+
+def _join_cgroups(groups: list[Path], cmd: list[str]) -> list[str]:
+    """Join the groups before anything else runs, so every descendant is counted and can be killed."""
+    if not groups:
+        return cmd
+    script = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"'
+    return ["/bin/sh", "-c", script, "sh", *(str(g / "cgroup.procs") for g in groups), "--", *cmd]
+
+
+def _reap_cgroups(groups: list[Path]) -> None:
+    for group in groups:
+        for _ in range(50):
+            try:
+                pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
+            except OSError:
+                break
+            if not pids:
+                break
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.02)
+        with contextlib.suppress(OSError):
+            group.rmdir()
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -213,7 +264,8 @@ def _pump(proc: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[byt
 
 
 def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy: Policy, memory_mb: int,
-                  timeout_s: float | None = None, env: dict[str, str] | None = None) -> ProcResult:
+                  timeout_s: float | None = None, env: dict[str, str] | None = None,
+                  address_mb: int | None = None) -> ProcResult:
     """Run `argv` with `workspace` as its working directory; `out_dir` receives report files.
 
     The caller owns both directories (they are throw-away). Paths in `argv` and `env` may use
@@ -238,16 +290,19 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     inner = [fill(a) for a in argv]
     full_env = _env(policy, home, tmp, {k: fill(v) for k, v in (env or {}).items()})
     if level == "bwrap":
-        cmd = _bwrap_argv(inner, workspace, out_dir)
+        cmd = _bwrap_argv(inner, workspace, out_dir, policy.file_size_mb * 1024 * 1024)
     elif level == "unshare":
-        cmd = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "--", *inner]
+        cmd = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "--",
+               *_ro_proc_knobs(), *_no_caps(), *inner]
     else:
         cmd = inner
-    cmd = _limit_argv(memory_mb, policy) + cmd
-    group = _pids_cgroup(policy.max_processes)
-    if group is not None:
-        # Join the group before anything else runs, so every descendant is counted and can be killed.
-        cmd = ["/bin/sh", "-c", 'echo $$ > "$0" && exec "$@"', str(group / "cgroup.procs"), *cmd]
+    groups = _cgroups(policy, memory_mb)
+    # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
+    # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
+    # behind `fetch`, reserves about 12 GiB of address space it never uses).
+    has_memory_group = any(g.parent.name == "memory" for g in groups)
+    limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
+    cmd = _join_cgroups(groups, _limit_argv(limit_mb, policy) + cmd)
     limit = timeout_s if timeout_s is not None else policy.timeout_s
     started = time.monotonic()
     proc = subprocess.Popen(cmd, cwd=workspace, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -260,7 +315,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
             if stream is not None:
                 stream.close()
         rc = proc.wait()
-        _reap_cgroup(group)
+        _reap_cgroups(groups)
     notes: list[str] = []
     if truncated:
         notes.append(f"output beyond {policy.max_output_bytes} bytes per stream was discarded")

@@ -1,4 +1,9 @@
-"""Git subprocess calls isolated from the user's git configuration and repository discovery."""
+"""Git subprocess calls isolated from the user's git configuration and from the repository's own.
+
+A repository under review is untrusted: its `.git/config` can name programs for git to run
+(`core.fsmonitor`, hooks, diff and merge drivers, pagers). Every call turns those off and runs with a
+minimal environment, so no secret of the caller reaches anything git might start.
+"""
 
 from __future__ import annotations
 
@@ -8,21 +13,24 @@ from pathlib import Path
 
 __all__ = ["git", "git_bytes"]
 
+# Later `-c` values win over the repository's config for these keys.
+_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
+         "-c", "core.quotepath=off", "-c", "diff.external=", "-c", "core.untrackedCache=false",
+         "-c", "protocol.allow=never", "-c", "core.sshCommand=false", "-c", "credential.helper="]
 
-def _env(cwd: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    # No user/system config (aliases, external diff drivers, textconv) and no discovery above `cwd`.
-    env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
-                "GIT_CEILING_DIRECTORIES": str(cwd.resolve().parent), "LC_ALL": "C"})
+
+def _env(cwd: Path, discover: bool) -> dict[str, str]:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.devnull, "LC_ALL": "C",
+           "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
+           "GIT_OPTIONAL_LOCKS": "0", "GIT_NO_REPLACE_OBJECTS": "1"}
+    if not discover:
+        env["GIT_CEILING_DIRECTORIES"] = str(cwd.resolve().parent)
     return env
 
 
 def git(args: list[str], *, cwd: Path, check: bool = True, stdin: str | None = None,
         discover: bool = False) -> subprocess.CompletedProcess[str]:
-    env = _env(cwd)
-    if discover:
-        env.pop("GIT_CEILING_DIRECTORIES")
-    proc = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=cwd, env=env, input=stdin,
+    proc = subprocess.run(["git", *_SAFE, *args], cwd=cwd, env=_env(cwd, discover), input=stdin,
                           capture_output=True, text=True, encoding="utf-8", errors="surrogateescape")
     if check and proc.returncode != 0:
         raise subprocess.CalledProcessError(proc.returncode, proc.args, proc.stdout, proc.stderr)
@@ -30,6 +38,4 @@ def git(args: list[str], *, cwd: Path, check: bool = True, stdin: str | None = N
 
 
 def git_bytes(args: list[str], *, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = _env(cwd)
-    env.pop("GIT_CEILING_DIRECTORIES")
-    return subprocess.run(["git", *args], cwd=cwd, env=env, input=stdin, capture_output=True)
+    return subprocess.run(["git", *_SAFE, *args], cwd=cwd, env=_env(cwd, True), input=stdin, capture_output=True)

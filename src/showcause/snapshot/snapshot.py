@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from showcause.errors import InputError
+from showcause.errors import InputError, ToolArgumentError
+from showcause.sandbox.paths import normalize_relpath as _normalize
 from showcause.snapshot.case import CaseInput, load_case_input
 from showcause.snapshot.diff import Diff, diff_trees
 from showcause.snapshot.gitcmd import git, git_bytes
@@ -66,6 +67,47 @@ def _skipped(directory: str, names: list[str]) -> list[str]:
     return out
 
 
+def _unsafe_parent(root: Path, rel: str) -> bool:
+    """Whether any directory between `root` and `root/rel` is a symlink (or not a directory)."""
+    current = root
+    for part in Path(rel).parts[:-1]:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISDIR(mode):
+            return True
+    return False
+
+
+def _create(root: Path, rel: str) -> Path:
+    """The path to write `rel` at inside `root`, never through a symlink and never twice.
+
+    Paths come from git trees or working trees under review: a crafted tree can hold `..` entries, a
+    symlink and a directory of one name, or duplicate paths. Each is refused.
+    """
+    try:
+        clean = _normalize(rel)
+    except ToolArgumentError:
+        clean = None
+    if clean != rel:
+        raise InputError(f"unsafe path in the tree: {rel!r}")
+    if _unsafe_parent(root, rel):
+        raise InputError(f"unsafe path in the tree: {rel!r} lies below a symlink")
+    target = root / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(target):
+        raise InputError(f"unsafe path in the tree: {rel!r} appears twice")
+    return target
+
+
+def _write_new(target: Path, body: bytes, mode: int = 0o644) -> None:
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(body)
+
+
 def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
     """Copy a directory (symlinks as symlinks, never followed; `.git` and special files skipped)."""
     if src.is_symlink():
@@ -76,15 +118,14 @@ def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
     dst.mkdir(parents=True, exist_ok=True)
     for rel in only:
         source = src / rel
-        if not os.path.lexists(source) or _SKIP.intersection(Path(rel).parts):
+        # A tracked path whose directory was swapped for a symlink would copy files from outside.
+        if _SKIP.intersection(Path(rel).parts) or _unsafe_parent(src, rel) or not os.path.lexists(source):
             continue
-        target = dst / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
         mode = source.lstat().st_mode
         if stat.S_ISLNK(mode):
-            os.symlink(os.readlink(source), target)
+            os.symlink(os.readlink(source), _create(dst, rel))
         elif stat.S_ISREG(mode):
-            shutil.copy2(source, target)
+            shutil.copy2(source, _create(dst, rel))
 
 
 def _finish(tmp: Path, label: str, case: CaseInput | None = None) -> Snapshot:
@@ -170,14 +211,11 @@ def _export_commit(repo: Path, sha: str, dst: Path) -> None:
         pos = header_end + 1 + size + 1
         if _SKIP.intersection(Path(rel).parts):
             continue
-        target = dst / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target = _create(dst, rel)
         if mode == "120000":
             os.symlink(body.decode("utf-8", "surrogateescape"), target)
         else:
-            target.write_bytes(body)
-            if mode == "100755":
-                target.chmod(target.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+            _write_new(target, body, 0o755 if mode == "100755" else 0o644)
 
 
 def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:

@@ -14,7 +14,7 @@ def _emit(nodeid, outcome, message):
     if not _PATH:
         return
     with open(_PATH, "a", encoding="utf-8") as fh:
-        fh.write(json.dumps({"id": nodeid, "outcome": outcome, "message": message[-400:]}) + "\n")
+        fh.write(json.dumps({"id": nodeid, "outcome": outcome, "message": message[:400]}) + "\n")
 
 
 def _message(report):

@@ -26,11 +26,22 @@ _TREE_HASHES: dict[tuple[str, int], str] = {}
 
 
 def _cache_dir() -> Path | None:
-    if os.environ.get("SHOWCAUSE_NO_CACHE"):
+    if os.environ.get("SHOWCAUSE_NO_CACHE") or not _isolated():
         return None
     root = os.environ.get("SHOWCAUSE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "showcause")
     return Path(root) / "base"
+
+
+def _isolated() -> bool:
+    """Only under bubblewrap is the cache out of reach of the code under test (which could poison it)."""
+    from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.runner import available_isolation
+
+    try:
+        return available_isolation(load_policy()) == "bwrap"
+    except RuntimeError:
+        return False
 
 
 def tree_hash(root: Path) -> str:

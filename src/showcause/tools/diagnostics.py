@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import sys
@@ -108,6 +109,12 @@ def parse_tsc(stdout: str, root: str) -> list[Diagnostic]:
     return out
 
 
+def _inside(tree: Path, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """Drop diagnostics in files reached through in-tree symlinks that lead outside the tree."""
+    root = os.path.realpath(tree)
+    return [d for d in diags if os.path.realpath(tree / d.file).startswith(root + os.sep)]
+
+
 def run_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
@@ -130,8 +137,8 @@ def run_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
         if parsed is None or proc.returncode not in (0, 1):
             tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
             return CheckRun(checker, (), proc, f"pyright failed (exit {proc.returncode}): {tail}")
-        return CheckRun(checker, tuple(parsed), proc)
-    diags = parse_tsc(proc.stdout, proc.root)
+        return CheckRun(checker, tuple(_inside(tree, parsed)), proc)
+    diags = _inside(tree, parse_tsc(proc.stdout, proc.root))
     # tsc 5 exits 2 and tsc 7 exits 1 when it reports errors; anything else non-zero without errors is a crash.
     if proc.returncode != 0 and not diags:
         tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -22,6 +23,7 @@ __all__ = ["TestOutcome", "TestRun", "discover_tests", "glob_to_regex", "run_bas
 
 _PY = (".py",)
 _JS = (".js", ".mjs", ".cjs")
+_NODE_ADDRESS_MB = 16384   # address space only; real memory stays capped by the memory cgroup
 
 
 def glob_to_regex(glob: str) -> re.Pattern[str]:
@@ -101,9 +103,9 @@ def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, st
     return argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}"}
 
 
-def _node(file: str) -> list[str]:
+def _node(file: str, policy: Policy) -> list[str]:
     node = shutil.which("node") or "/usr/bin/node"
-    return [node, "--test", f"--test-timeout={1000 * 30}", "--test-reporter=junit",
+    return [node, "--test", f"--test-timeout={1000 * policy.test_timeout_s}", "--test-reporter=junit",
             "--test-reporter-destination={out}/junit.xml", "--test-reporter=dot",
             "--test-reporter-destination=stdout", "--", file]
 
@@ -143,7 +145,8 @@ def _walk_junit(node: ET.Element, prefix: str, file: str, acc: list[TestOutcome]
                            else "failed")
             else:
                 outcome, msg = "passed", ""
-            acc.append(TestOutcome(f"{file}::{name}", outcome, msg.strip().splitlines()[0][:300] if msg else ""))
+            first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
+            acc.append(TestOutcome(f"{file}::{name}", outcome, first))
 
 
 def _read_junit(out: Path, file: str) -> list[TestOutcome]:
@@ -157,6 +160,10 @@ def _read_junit(out: Path, file: str) -> list[TestOutcome]:
     acc: list[TestOutcome] = []
     _walk_junit(root, "", file, acc)
     return acc
+
+
+def _requested(test: str, targets: list[str]) -> bool:
+    return any(test == t or test.startswith((t + "::", t + "[")) for t in targets)
 
 
 def _merge(procs: list[ProcResult]) -> ProcResult:
@@ -190,24 +197,29 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
             argv, env = _pytest(targets, policy)
             proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
                                  memory_mb=policy.test_memory_mb, timeout_s=timeout_s, env=env)
-            outcomes = _read_pytest(dirs.out)
+            # The report file is written by the code under test: rows for anything not asked for are forged.
+            outcomes = [o for o in _read_pytest(dirs.out) if _requested(o.test, targets)]
         else:
             procs = []
             for file in dict.fromkeys(f for f, _ in split):
                 (dirs.out / "junit.xml").unlink(missing_ok=True)
-                procs.append(run_sandboxed(_node(file), workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                                           memory_mb=policy.test_memory_mb, timeout_s=timeout_s))
+                procs.append(run_sandboxed(_node(file, policy), workspace=dirs.workspace, out_dir=dirs.out,
+                                           policy=policy, memory_mb=policy.test_memory_mb, timeout_s=timeout_s,
+                                           address_mb=_NODE_ADDRESS_MB))
                 wanted = {t for t, (f, n) in zip(targets, split, strict=True) if f == file and n}
                 whole = any(f == file and not n for f, n in split)
                 outcomes += [o for o in _read_junit(dirs.out, file) if whole or o.test in wanted]
             proc = _merge(procs)
     problem = ""
-    if proc.timed_out:
-        problem = f"the run was killed after {proc.seconds:.0f} s (wall timeout)"
-        # Whatever had not reported when the clock ran out is charged to its target.
+    rc = proc.returncode
+    killed = rc is not None and (rc < 0 or rc in (128 + 9, 128 + 11))
+    if proc.timed_out or killed:
+        problem = (f"the run was killed after {proc.seconds:.0f} s (wall timeout)" if proc.timed_out
+                   else f"the run was killed (exit {rc}: out of memory or a crash)")
+        # Whatever had not reported when it was killed is charged to its target.
         for target, (file, name) in zip(targets, split, strict=True):
             if not any(o.test == target or (name is None and o.test.startswith(file + "::")) for o in outcomes):
-                outcomes.append(TestOutcome(target, "timeout", problem))
+                outcomes.append(TestOutcome(target, "timeout" if proc.timed_out else "error", problem))
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         problem = f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}"

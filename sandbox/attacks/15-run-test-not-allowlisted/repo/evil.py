@@ -1,0 +1,2 @@
+def test_evil():
+    raise AssertionError('EVIL-CODE-RAN')

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo EVIL-CODE-RAN

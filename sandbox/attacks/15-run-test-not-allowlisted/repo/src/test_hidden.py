@@ -1,0 +1,2 @@
+def test_hidden():
+    raise AssertionError('EVIL-CODE-RAN')

@@ -1,0 +1,2 @@
+def test_helper():
+    raise AssertionError('EVIL-CODE-RAN')

@@ -1,0 +1,2 @@
+def test_guard():
+    raise AssertionError('GUARD-STILL-FAILS')

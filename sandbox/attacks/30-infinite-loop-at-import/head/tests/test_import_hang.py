@@ -1,0 +1,6 @@
+while True:
+    pass
+
+
+def test_never_collected():
+    pass

@@ -1,0 +1,3 @@
+def test_spin():
+    while True:
+        pass

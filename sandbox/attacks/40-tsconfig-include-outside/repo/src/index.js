@@ -1,0 +1,3 @@
+// @ts-check
+/** @type {number} */
+export const n = "not a number";

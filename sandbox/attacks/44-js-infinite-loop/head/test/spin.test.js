@@ -1,0 +1,7 @@
+import test from "node:test";
+
+test("spin", () => {
+  for (;;) {
+    // never yields
+  }
+});

@@ -1,0 +1,1 @@
+count: int = "not an int"
