@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 
+from showcause.evidence.codetext import file_class
 from showcause.symbols import SymbolIndex
 from showcause.tools.base import ToolContext
 from showcause.tools.run_test import allowlist
@@ -52,7 +53,7 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     index = SymbolIndex.for_tree(ctx.snapshot.head)
     files = set(index.files)
     code_changes = {c for c in changed if c in files}
-    if code_changes != {c for c in changed if not c.startswith((".", "docs/")) and not c.endswith(".md")}:
+    if code_changes != {c for c in changed if file_class(c) != "prose"}:
         return tests, "the change touches files outside the import graph: all tests run"
     modules = _module_files(index)
     graph = {f: {t for spec in index.imports(f) for t in _resolve(spec, f, modules, files)} for f in files}

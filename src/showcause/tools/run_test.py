@@ -83,7 +83,8 @@ class RunTestTool:
         artifacts: list[Artifact] = []
         shown: list[Shown] = []
         counts: dict[str, int] = {}
-        for o in sorted(head.outcomes, key=lambda x: x.test):
+        # What did not pass comes first: a long list of passes must never push a failure out of the text.
+        for o in sorted(head.outcomes, key=lambda x: (x.outcome not in _BAD, x.outcome != "skipped", x.test)):
             counts[o.outcome] = counts.get(o.outcome, 0) + 1
             file = o.test.split("::", 1)[0]
             on_base = (ctx.snapshot.base / file).is_file()
