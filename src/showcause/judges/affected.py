@@ -44,6 +44,17 @@ def _resolve(spec: str, importer: str, modules: dict[str, str], files: set[str])
     return found
 
 
+def _specs(index: SymbolIndex, file: str) -> set[str]:
+    """Import specifiers of a file; for Python also `pkg.name` for every imported name, since
+    `from pkg import mod` may import a submodule (pairing every package with every name over-approximates,
+    which only ever selects more tests)."""
+    specs = set(index.imports(file))
+    if file.endswith((".py", ".pyi")):
+        names = {h.name for h in index.definitions(file) if h.detail == "import"}
+        specs |= {f"{spec}.{name}" for spec in list(specs) if not spec.startswith(".") for name in names}
+    return specs
+
+
 def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     """(test files to run, why). All of them when the project is small or the graph cannot tell."""
     tests = allowlist(ctx)
@@ -56,7 +67,7 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     if code_changes != {c for c in changed if file_class(c) != "prose"}:
         return tests, "the change touches files outside the import graph: all tests run"
     modules = _module_files(index)
-    graph = {f: {t for spec in index.imports(f) for t in _resolve(spec, f, modules, files)} for f in files}
+    graph = {f: {t for spec in _specs(index, f) for t in _resolve(spec, f, modules, files)} for f in files}
     picked = []
     for test in tests:
         seen, stack = {test}, [test]

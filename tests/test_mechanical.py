@@ -1,0 +1,60 @@
+"""The mechanical judge's test selection (the tree-sitter import graph) and its claims."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builders import make_case
+from showcause.inputs import open_snapshot, tool_context
+from showcause.judges.affected import affected_tests
+from showcause.review.engine import run_review
+
+
+def _project(n_other: int) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n',
+        "src/pkg/__init__.py": "from pkg import money\n",
+        "src/pkg/money.py": "def cents(x: float) -> int:\n    return round(x * 100)\n",
+        "src/pkg/text.py": "def shout(s: str) -> str:\n    return s.upper()\n",
+        "tests/test_direct.py": "from pkg.money import cents\n\n\ndef test_cents():\n    assert cents(1.5) == 150\n",
+        "tests/test_via_package.py": "from pkg import money\n\n\ndef test_pkg():\n    assert money.cents(2) == 200\n",
+        "tests/test_init.py": "import pkg\n\n\ndef test_init():\n    assert pkg.money.cents(0.01) == 1\n",
+        "docs/CHANGELOG.md": "- money\n",
+    }
+    for i in range(n_other):
+        files[f"tests/test_text_{i}.py"] = (f"from pkg.text import shout\n\n\ndef test_{i}():\n"
+                                            f"    assert shout('a{i}') == 'A{i}'\n")
+    return files
+
+
+def test_only_tests_reaching_the_change_run(tmp_path: Path):
+    base = _project(8)
+    case = make_case(tmp_path / "c", base, {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x * 100)\n",
+                                            "docs/CHANGELOG.md": "- money, truncating\n"})
+    with open_snapshot(case=case) as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert tests == ["tests/test_direct.py", "tests/test_init.py", "tests/test_via_package.py"]
+    assert why == "3 of 11 test files import the changed code"
+
+
+def test_small_projects_and_unknown_files_run_everything(tmp_path: Path):
+    small = make_case(tmp_path / "s", _project(2), {"src/pkg/text.py": "def shout(s: str) -> str:\n    return s\n"})
+    with open_snapshot(case=small) as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert len(tests) == 5 and why == "5 test files: all run"
+    config = make_case(tmp_path / "k", {**_project(8), "settings.json": "{}\n"}, {"settings.json": '{"a": 1}\n'})
+    with open_snapshot(case=config) as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert len(tests) == 11 and "outside the import graph" in why
+
+
+def test_claims_name_each_retired_name_once(tmp_path: Path):
+    base = {"src/a.py": "def alpha() -> int:\n    return 1\n\n\ndef beta() -> int:\n    return 2\n",
+            "registry.json": '{"handlers": ["alpha", "beta"], "again": "alpha"}\n'}
+    case = make_case(tmp_path / "r", base, {"src/a.py": "def gamma() -> int:\n    return 3\n"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    texts = sorted(c.claim.claim for c in result.claims)
+    assert texts == ["`alpha` is retired by the change but still used at registry.json:1.",
+                     "`beta` is retired by the change but still used at registry.json:1."]
+    assert result.verdict == "MODIFY" and all(c.status == "validated" for c in result.claims)
