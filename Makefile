@@ -23,8 +23,9 @@ demo: setup
 	$(BIN)/python examples/demo.py
 
 test: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/pyright src
+	$(BIN)/showcause cases verify repo_cases
 	$(BIN)/python -m pytest
 
 lint: setup
