@@ -1,0 +1,47 @@
+"""Final-answer parsing tolerates what models really send, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+
+from showcause.review.answer import MalformedAnswer, parse_answer
+
+
+def test_think_fences_prose_and_case_variations():
+    text = ('<think>maybe {not this}</think>Here is my answer:\n```json\n{"Summary": "s", "Claims": '
+            '[{"Claim": "x breaks", "Verdict": "modify", "Result": "Confirmed", "Severity": "HIGH", '
+            '"evidence": "T1, a.py:3"}]}\n```\nThanks')
+    answer = parse_answer(text)
+    assert answer.summary == "s"
+    [c] = answer.claims
+    assert (c.claim, c.verdict, c.result, c.severity, c.evidence_refs) == (
+        "x breaks", "MODIFY", "confirmed", "high", ["T1", "a.py:3"])
+
+
+def test_flat_claim_and_keep_claims():
+    [c] = parse_answer('{"claim": "flat", "verdict": "REPLACE", "result": "confirmed", "evidence_refs": ["T2"]}').claims
+    assert (c.claim, c.verdict) == ("flat", "REPLACE")
+    assert parse_answer('{"summary": "ok", "claims": [{"claim": "fine", "verdict": "KEEP"}]}').claims == []
+    assert parse_answer('{"summary": "ok", "claims": []}').summary == "ok"
+
+
+def test_unclosed_think_and_extra_claims_are_capped():
+    claims = ",".join(f'{{"claim": "c{i}"}}' for i in range(8))
+    answer = parse_answer('{"claims": [' + claims + "]}")
+    assert [c.claim for c in answer.claims] == ["c0", "c1", "c2", "c3", "c4"]
+    assert all(c.verdict == "WARNING" and c.result == "unable_to_verify" for c in answer.claims)
+    with pytest.raises(MalformedAnswer):
+        parse_answer('<think>{"claims": [{"claim": "hidden"}]}')
+
+
+@pytest.mark.parametrize("text,message", [
+    ("no json at all", "no JSON object"),
+    ('{"claims": "nope"}', "must be a list"),
+    ('{"claims": [{"claim": "", "verdict": "MODIFY"}]}', "invalid claim field claim"),
+    ('{"claims": [{"claim": "x", "verdict": "BLOCK"}]}', "invalid claim field verdict"),
+    ('{"claims": [42]}', "must be an object"),
+])
+def test_malformed(text: str, message: str):
+    with pytest.raises(MalformedAnswer, match=message) as info:
+        parse_answer(text)
+    assert info.value.code == "MALFORMED_RESPONSE"
