@@ -16,6 +16,7 @@ class ReviewRequest:
     task: str = ""
     plan: str = ""
     model: str | None = None
+    base_url: str | None = None
 
 
 @dataclass
@@ -24,6 +25,7 @@ class JudgeAnswer:
     model: str | None = None
     usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float | None = None
+    prompts: dict[str, str] = field(default_factory=dict)   # prompt name -> hash
 
 
 class Judge(Protocol):
