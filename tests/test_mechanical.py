@@ -58,3 +58,19 @@ def test_claims_name_each_retired_name_once(tmp_path: Path):
     assert texts == ["`alpha` is retired by the change but still used at registry.json:1.",
                      "`beta` is retired by the change but still used at registry.json:1."]
     assert result.verdict == "MODIFY" and all(c.status == "validated" for c in result.claims)
+
+
+def test_unchanged_migrations_are_history_not_dangling(tmp_path: Path):
+    base = {"migrations/001_create.sql": "CREATE TABLE t (fullname TEXT);\n",
+            "src/q.py": "SQL = 'SELECT fullname FROM t'\n"}
+    done = make_case(tmp_path / "ok", base, {"migrations/002_rename.sql": "ALTER TABLE t RENAME fullname TO name;\n",
+                                             "src/q.py": "SQL = 'SELECT name FROM t'\n"})
+    with open_snapshot(case=done) as snap:
+        assert run_review(tool_context(snap), "mechanical").verdict == "KEEP"
+    left = make_case(tmp_path / "bad", {**base, "src/r.py": "R = 'SELECT fullname FROM t WHERE 1'\n"},
+                     {"migrations/002_rename.sql": "ALTER TABLE t RENAME fullname TO name;\n",
+                      "src/q.py": "SQL = 'SELECT name FROM t'\n"})
+    with open_snapshot(case=left) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "MODIFY"
+    assert [(a.file, a.line) for c in result.claims for a in c.artifacts] == [("src/r.py", 1)]

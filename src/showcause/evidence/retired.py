@@ -25,6 +25,11 @@ __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _MIN_LEN = 3
+_HISTORY = frozenset({"migrations", "migration", "migrate", "alembic"})
+_MIGRATION = re.compile(r"(?i)\b(?:rename\s+(?:column\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+to\b"
+                        r"|drop\s+column\s+(?:if\s+exists\s+)?([A-Za-z_][A-Za-z0-9_]*)"
+                        r"|alter\s+table\s+(?:if\s+exists\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+rename\s+to\b)")
+_SQL_WORDS = frozenset({"table", "column", "constraint", "index", "exists", "if"})
 # Words that occur in almost any removed line and can never name a project symbol worth tracking.
 _COMMON = frozenset({
     "and", "as", "assert", "async", "await", "break", "case", "catch", "class", "const", "continue", "def",
@@ -101,9 +106,24 @@ class Retirement:
             self._names = self._compute()
         return self._names
 
-    def _compute(self) -> dict[str, RetiredName]:
+    def _migrated(self) -> set[str]:
+        """Names an added SQL line renames or drops (`RENAME [COLUMN] x TO y`, `DROP [COLUMN] x`).
 
+        Migrations are append-only: the old name stays in the migration that created it, so the count
+        rule cannot see the retirement; the explicit statement is the defining side going away.
+        """
+        out: set[str] = set()
+        for rel, change in self.snapshot.diff.files.items():
+            if rel.lower().endswith(".sql"):
+                for text in change.added.values():
+                    out.update(next(g for g in m.groups() if g) for m in _MIGRATION.finditer(text))
+        return {n for n in out if len(n) >= _MIN_LEN and n.lower() not in _SQL_WORDS}
+
+    def _compute(self) -> dict[str, RetiredName]:
         candidates = self._candidates()
+        migrated = self._migrated()
+        for name in migrated:
+            candidates.setdefault(name, [])
         if not candidates:
             return {}
         names = sorted(candidates)
@@ -113,11 +133,13 @@ class Retirement:
         head_index = SymbolIndex.for_tree(self.snapshot.head)
         out: dict[str, RetiredName] = {}
         for name in names:
-            if head_total[name] >= base_total[name]:
-                continue
             if self._module_level(self.snapshot.head, head_index.lookup(name, "definition"), name):
                 continue
-            if self._module_level(self.snapshot.base, base_index.lookup(name, "definition"), name):
+            if name in migrated:
+                why = "a migration of the change renames or drops it"
+            elif head_total[name] >= base_total[name]:
+                continue
+            elif self._module_level(self.snapshot.base, base_index.lookup(name, "definition"), name):
                 why = "its definition was removed"
             elif any(file_class(rel) == "config" for rel, _ in candidates[name]):
                 why = "a config line holding it was removed"
@@ -140,8 +162,14 @@ class Retirement:
         return False
 
     def uses(self, file: str, line: int | None) -> list[RetiredName]:
-        """Retired names used at a head location outside the change's added lines, in code or config."""
+        """Retired names used at a head location outside the change's added lines, in code or config.
+
+        Migrations are history: the one that created a column still names it after a later migration
+        renames it, and it must not be edited, so an unchanged migration file is never a use.
+        """
         if line is None or not self.names or self.snapshot.diff.is_added(file, line):
+            return []
+        if _HISTORY.intersection(file.split("/")[:-1]) and file not in self.snapshot.diff.files:
             return []
         if file not in self._head_text:
             self._head_text[file] = self._text(self.snapshot.head, file)
