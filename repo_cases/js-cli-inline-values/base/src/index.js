@@ -1,0 +1,4 @@
+// @ts-check
+export { parseArgs } from './parse.js';
+export { formatHelp } from './help.js';
+export { UsageError } from './errors.js';

@@ -1,0 +1,3 @@
+from appconf.settings import Settings, load
+
+__all__ = ["Settings", "load"]

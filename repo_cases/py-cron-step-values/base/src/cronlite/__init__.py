@@ -1,0 +1,3 @@
+from cronlite.schedule import CronSchedule
+
+__all__ = ["CronSchedule"]
