@@ -28,6 +28,9 @@ class ToolContext:
     side: str = "head"                         # the tree the read tools see
     tests: tuple[str, ...] = ()                # run_test allowlist override (a case's checks.tests)
     typecheck: str = "auto"                    # pyright | tsc | none | auto
+    # Latency over throughput: check the base tree beside head instead of only when head needs it.
+    # Single reviews want this; benchmark runs (many reviews sharing 2 cores) turn it off.
+    eager_base: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
 
     @property

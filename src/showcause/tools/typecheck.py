@@ -33,12 +33,15 @@ class TypecheckTool:
         shown: list[Shown] = []
         isolation = None
         ok = True
-        # Head first: with no error on head nothing can be new, and the base check is skipped.
-        with ThreadPoolExecutor(max_workers=2) as pool:
+        # With no error on head nothing can be new: the base check is needed only when head has errors.
+        # Eagerly it runs beside head (its result unused when head is clean); otherwise after it, if needed.
+        with ThreadPoolExecutor(max_workers=2 * len(checkers)) as pool:
+            early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy) for c in checkers} \
+                if ctx.eager_base else {}
             heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy), checkers))
             need_base = [c for c, h in zip(checkers, heads, strict=True) if h.diagnostics and not h.problem]
-            bases = dict(zip(need_base, pool.map(lambda c: run_base_checker(snap.base, c, ctx.policy), need_base),
-                             strict=True))
+            bases = {c: (early[c].result() if c in early else run_base_checker(snap.base, c, ctx.policy))
+                     for c in need_base}
         for checker, head in zip(checkers, heads, strict=True):
             isolation = head.proc.isolation if head.proc else isolation
             if head.problem:
