@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from builders import make_case
-from test_review import DEMO, RENAME_BASE, RENAME_HEAD
 
+from builders import make_case
 from showcause.bench.metrics import compute_metrics, wilson
+from test_review import DEMO, RENAME_BASE, RENAME_HEAD
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 

@@ -54,8 +54,9 @@ def test_run_json_record(case: Path):
 def test_plain_output_is_what_a_model_sees(case: Path):
     proc = run("tools", "run", "read_file", "--case", str(case), "--args", '{"path": "src/calc/ops.py", "end_line": 1}')
     assert proc.returncode == 0
-    assert proc.stdout == "T1 read_file src/calc/ops.py (lines 1-1 of 10)\n1| # a header comment shifts every line down\n" \
-                          "[9 more lines; call again with start_line=2]\n"
+    assert proc.stdout == ("T1 read_file src/calc/ops.py (lines 1-1 of 10)\n"
+                           "1| # a header comment shifts every line down\n"
+                           "[9 more lines; call again with start_line=2]\n")
 
 
 @pytest.mark.parametrize("args", ['{"path": "/etc/passwd"}', '{"path": 5}', '{"path": "a", "bogus": 1}', "[1, 2]",

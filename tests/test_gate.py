@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from builders import make_case
 from projects import PY_BASE, PY_HEAD
-
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context

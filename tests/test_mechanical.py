@@ -29,8 +29,9 @@ def _project(n_other: int) -> dict[str, str | bytes]:
 
 def test_only_tests_reaching_the_change_run(tmp_path: Path):
     base = _project(8)
-    case = make_case(tmp_path / "c", base, {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x * 100)\n",
-                                            "docs/CHANGELOG.md": "- money, truncating\n"})
+    case = make_case(tmp_path / "c", base,
+                     {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x * 100)\n",
+                      "docs/CHANGELOG.md": "- money, truncating\n"})
     with open_snapshot(case=case) as snap:
         tests, why = affected_tests(tool_context(snap))
     assert tests == ["tests/test_direct.py", "tests/test_init.py", "tests/test_via_package.py"]

@@ -26,7 +26,8 @@ RENAME_BASE = {
                            "    # reserve_items keeps stock consistent\n"
                            "    return 'ok' if reserve_items(stock, sku, 1) else 'sold out'\n"),
     "tests/test_orders.py": ("from shop.orders import place\n\n\ndef test_place():\n"
-                             "    assert place({'a': 1}, 'a') == 'ok'\n    assert place({'a': 0}, 'a') == 'sold out'\n"),
+                             "    assert place({'a': 1}, 'a') == 'ok'\n"
+                             "    assert place({'a': 0}, 'a') == 'sold out'\n"),
     "CHANGELOG.md": "- reserve_items added\n",
 }
 RENAME_HEAD: dict[str, str | bytes | None] = {

@@ -149,6 +149,7 @@ def test_process_count_is_capped(tmp_path: Path, level: str):
 
 
 def test_bwrap_runs_unprivileged(tmp_path: Path):
-    r = _run(tmp_path, "import os\nprint(os.getuid(), open('/proc/self/status').read().split('CapEff:')[1].split()[0])\n"
+    r = _run(tmp_path, "import os\n"
+             "print(os.getuid(), open('/proc/self/status').read().split('CapEff:')[1].split()[0])\n"
              "open('w.txt', 'w').write('writable')\n", "bwrap")
     assert r.stdout.split() == ["65534", "0000000000000000"], r.stdout + r.stderr
