@@ -42,8 +42,9 @@ def _limit(head: Path, base: Path, tests: list[str], checker: str) -> float:
         shutil.copytree(tree, d / "w", symlinks=True)
         copies.append(d)
     start = time.perf_counter()
-    procs = [subprocess.Popen(argv, cwd=d / "w", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}) for (argv, _), d in zip(cmds, copies, strict=True)]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    procs = [subprocess.Popen(argv, cwd=d / "w", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+             for (argv, _), d in zip(cmds, copies, strict=True)]
     for p in procs:
         p.wait()
     took = time.perf_counter() - start
