@@ -107,7 +107,11 @@ def _write_output(text: str, output: Path | None) -> None:
 def review(
     case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
     config: ConfigOpt = None,
-    mode: Annotated[str, typer.Option("--mode", help="Review mode (see `showcause modes`).")] = "mechanical",
+    mode: Annotated[str | None, typer.Option("--mode", help="Review mode (see `showcause modes`); default "
+                                             "mechanical, or evidence_gate with --model.")] = None,
+    model: Annotated[str | None, typer.Option("--model", help="provider:model, e.g. openai:gpt-5-mini, "
+                                              "anthropic:…, ollama:qwen3:14b, scripted:FILE.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="json, markdown, sarif, github or text.")] = "text",
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
     fail_on: Annotated[str, typer.Option("--fail-on", help="MODIFY (default), WARNING or never.")] = "MODIFY",
@@ -132,7 +136,9 @@ def review(
             if snap.case and not task:
                 task = str(snap.case.task.get("task", ""))
                 plan = plan or str(snap.case.task.get("plan", ""))
-            result = run_review(tool_context(snap, config), mode, ReviewRequest(task=task or "", plan=plan or ""))
+            chosen = mode or ("evidence_gate" if model else "mechanical")
+            request = ReviewRequest(task=task or "", plan=plan or "", model=model, base_url=base_url)
+            result = run_review(tool_context(snap, config), chosen, request)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return

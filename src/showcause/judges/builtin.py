@@ -1,8 +1,11 @@
 """Registers the built-in review modes."""
 
 from showcause.judges.base import register_mode
+from showcause.judges.llm import DecisionJudge, EvidenceGateJudge, ProposalFirst2PassJudge, ProposalFirstJudge
 from showcause.judges.mechanical import MechanicalJudge
 
 __all__: list[str] = []
 
-register_mode(MechanicalJudge())
+for _judge in (MechanicalJudge(), EvidenceGateJudge(), DecisionJudge(), ProposalFirstJudge(),
+               ProposalFirst2PassJudge()):
+    register_mode(_judge)

@@ -39,7 +39,7 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
     if levels:
         meta["isolation"] = min(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))
     meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
-                 "seconds": round(time.monotonic() - started, 3)})
+                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts})
     return ReviewResult(
         verdict=most_severe([g.verdict for g in gated]),
         model_verdict=most_severe([g.claim.verdict for g in gated]),

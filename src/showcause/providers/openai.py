@@ -1,0 +1,349 @@
+"""OpenAI-compatible chat/completions (OpenAI, OpenRouter, Ollama, llama.cpp, vLLM, …)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Sequence
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from showcause.providers.base import (
+    Message,
+    ModelTurn,
+    ProviderConfig,
+    ToolCallRequest,
+    ToolChoice,
+    ToolSpec,
+    build_usage,
+    message_chars,
+)
+from showcause.providers.errors import MalformedResponseError, ProviderHTTPError
+from showcause.providers.http import HttpClient, HttpResult, call_json, find_rejected_param, header_secrets, redact
+from showcause.providers.keys import KeySource, key_source
+
+__all__ = [
+    "OLLAMA_BASE_URL",
+    "OPENAI_BASE_URL",
+    "OPENROUTER_BASE_URL",
+    "OpenAIProvider",
+    "normalize_base_url",
+    "ollama_provider",
+    "openai_provider",
+    "openrouter_provider",
+    "parse_arguments",
+]
+
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+OPENROUTER_BASE_URL = "https://openrouter.ai/api/v1"
+OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1"
+TokenParam = Literal["max_tokens", "max_completion_tokens"]
+_TOKEN_PARAMS: tuple[TokenParam, TokenParam] = ("max_tokens", "max_completion_tokens")
+# Parameters a server may reject and that we can do without (the token cap is swapped, never dropped).
+OPTIONAL_PARAMS = (
+    "max_tokens", "max_completion_tokens", "temperature", "reasoning_effort", "reasoning",
+    "response_format", "tool_choice", "parallel_tool_calls", "top_p", "seed", "usage",
+)
+
+
+def normalize_base_url(url: str) -> str:
+    """Strip trailing slashes; a bare `http://host:port` gets the conventional `/v1`."""
+    url = url.strip().rstrip("/")
+    if "://" not in url:
+        url = "http://" + url
+    return url + "/v1" if urlsplit(url).path in ("", "/") else url
+
+
+def parse_arguments(raw: Any) -> dict[str, Any] | str:
+    """Tool-call arguments as a dict; the raw string when they are not a JSON object."""
+    if isinstance(raw, dict):
+        return dict(raw)
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return {}
+    text = raw if isinstance(raw, str) else json.dumps(raw)
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, dict) else text
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts
+        parts: list[str] = []
+        for part in content:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                parts.append(part["text"])
+        return "".join(parts)
+    return ""
+
+
+def _wire_message(message: Message) -> dict[str, Any]:
+    if message.role == "tool":
+        return {"role": "tool", "tool_call_id": message.tool_call_id or "", "content": message.content}
+    if message.role == "assistant" and message.tool_calls:
+        return {
+            "role": "assistant",
+            "content": message.content or None,
+            "tool_calls": [
+                {
+                    "id": call.id,
+                    "type": "function",
+                    "function": {
+                        "name": call.name,
+                        "arguments": call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments),
+                    },
+                }
+                for call in message.tool_calls
+            ],
+        }
+    return {"role": message.role, "content": message.content}
+
+
+def _wire_tool(tool: ToolSpec) -> dict[str, Any]:
+    return {
+        "type": "function",
+        "function": {"name": tool.name, "description": tool.description, "parameters": tool.input_schema},
+    }
+
+
+class OpenAIProvider:
+    """`POST {base_url}/chat/completions` with tools, retries, parameter fallbacks and usage."""
+
+    def __init__(
+        self,
+        *,
+        prefix: str,
+        model: str,
+        base_url: str,
+        keys: KeySource,
+        config: ProviderConfig,
+        token_param: TokenParam = "max_tokens",
+        reasoning_style: Literal["reasoning_effort", "reasoning"] = "reasoning_effort",
+        free: bool = False,
+        extra_body: dict[str, Any] | None = None,
+        key_hint: str = "",
+    ) -> None:
+        self.name = f"{prefix}:{model}"
+        self.model = model
+        self.base_url = normalize_base_url(base_url)
+        self._keys = keys
+        self._config = config
+        self._token_param: TokenParam = token_param
+        self._reasoning_style = reasoning_style
+        self._free = free
+        self._extra_body = dict(extra_body or {})
+        self._key_hint = key_hint
+        self._dropped: set[str] = set()   # parameters this server rejected; not sent again
+        self._ids = itertools.count(1)
+        self._http = HttpClient(
+            label=self.name,
+            max_retries=config.max_retries,
+            backoff_base_s=config.backoff_base_s,
+            backoff_max_s=config.backoff_max_s,
+        )
+
+    def __repr__(self) -> str:
+        return f"OpenAIProvider(name={self.name!r}, base_url={self.base_url!r})"
+
+    def close(self) -> None:
+        self._http.close()
+
+    def _headers(self, key: str | None) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json", **self._config.extra_headers}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def build_body(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolSpec],
+        tool_choice: ToolChoice,
+        max_tokens: int,
+        temperature: float | None,
+    ) -> dict[str, Any]:
+        """The exact JSON body of one request (tools are left out entirely when tool_choice is "none")."""
+        body: dict[str, Any] = {"model": self.model, "messages": [_wire_message(m) for m in messages]}
+        if tools and tool_choice != "none":
+            body["tools"] = [_wire_tool(t) for t in tools]
+            body["tool_choice"] = tool_choice
+        body[self._token_param] = max_tokens
+        if temperature is not None:
+            body["temperature"] = temperature
+        effort = self._config.reasoning_effort
+        if effort:
+            if self._reasoning_style == "reasoning":
+                body["reasoning"] = {"effort": effort}
+            else:
+                body["reasoning_effort"] = effort
+        for key, value in self._extra_body.items():
+            body.setdefault(key, value)
+        for key in self._dropped:
+            body.pop(key, None)
+        return body
+
+    def _adjust(self, body: dict[str, Any], param: str) -> set[str]:
+        if param in _TOKEN_PARAMS:
+            other: TokenParam = "max_completion_tokens" if param == "max_tokens" else "max_tokens"
+            body[other] = body.pop(param)
+            self._token_param = other
+            return set(_TOKEN_PARAMS)
+        if param in OPTIONAL_PARAMS and param in body:
+            body.pop(param)
+            self._dropped.add(param)
+            return {param}
+        return set()
+
+    def _rejected(self, result: HttpResult, body: dict[str, Any]) -> str | None:
+        return find_rejected_param(result, body, OPTIONAL_PARAMS)
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolSpec] = (),
+        tool_choice: ToolChoice = "auto",
+        max_tokens: int = 8000,
+        temperature: float | None = None,
+        timeout_s: float = 120.0,
+    ) -> ModelTurn:
+        body = self.build_body(
+            messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature
+        )
+        data = call_json(
+            self._http,
+            f"{self.base_url}/chat/completions",
+            body,
+            headers=self._headers,
+            keys=self._keys,
+            timeout_s=timeout_s,
+            rejected=self._rejected,
+            adjust=self._adjust,
+            key_hint=self._key_hint,
+            extra_secrets=header_secrets(self._config.extra_headers),
+        )
+        sent_tools = tools if "tools" in body else ()
+        return self.parse_response(data, prompt_chars=message_chars(messages, sent_tools))
+
+    def parse_response(self, data: Any, *, prompt_chars: int = 0) -> ModelTurn:
+        """A ModelTurn from a chat.completion body; MALFORMED_RESPONSE when the shape is wrong."""
+        if not isinstance(data, dict):
+            raise MalformedResponseError(f"{self.name}: response body is not a JSON object")
+        choices: Any = data.get("choices")
+        error: Any = data.get("error")
+        if error and not choices:  # OpenRouter and others report some failures inside a 200
+            detail = error.get("message", "") if isinstance(error, dict) else str(error)
+            detail = redact(str(detail)[:400], self._keys.secrets())
+            raise ProviderHTTPError(f"{self.name}: provider error in response body: {detail}")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise MalformedResponseError(f"{self.name}: response has no choices")
+        choice: dict[str, Any] = choices[0]
+        message: Any = choice.get("message")
+        if not isinstance(message, dict):
+            raise MalformedResponseError(f"{self.name}: first choice has no message")
+        content = _text(message.get("content"))
+        calls = self._tool_calls(message)
+        finish: Any = choice.get("finish_reason")
+        if finish == "function_call":
+            finish = "tool_calls"
+        if not isinstance(finish, str) or not finish:
+            finish = "tool_calls" if calls else "stop"
+        completion_chars = len(content) + sum(len(c.name) + len(json.dumps(c.arguments)) for c in calls)
+        model: Any = data.get("model")
+        model_name = model if isinstance(model, str) and model else self.model
+        usage_raw: Any = data.get("usage")
+        usage = build_usage(
+            usage_raw if isinstance(usage_raw, dict) else None,
+            model=model_name,
+            prompt_chars=prompt_chars,
+            completion_chars=completion_chars,
+            free=self._free,
+        )
+        return ModelTurn(content=content, tool_calls=calls, usage=usage, finish_reason=finish, model=model_name)
+
+    def _tool_calls(self, message: dict[str, Any]) -> tuple[ToolCallRequest, ...]:
+        raw: Any = message.get("tool_calls")
+        if not raw and isinstance(message.get("function_call"), dict):  # legacy single function call
+            raw = [{"function": message["function_call"]}]
+        if not isinstance(raw, list):
+            return ()
+        calls: list[ToolCallRequest] = []
+        for item in raw:
+            if not isinstance(item, dict):
+                raise MalformedResponseError(f"{self.name}: a tool call is not an object")
+            function: Any = item.get("function")
+            if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+                raise MalformedResponseError(f"{self.name}: a tool call has no function name")
+            call_id: Any = item.get("id")
+            calls.append(
+                ToolCallRequest(
+                    id=call_id if isinstance(call_id, str) and call_id else f"call_{next(self._ids)}",
+                    name=function["name"],
+                    arguments=parse_arguments(function.get("arguments")),
+                )
+            )
+        return tuple(calls)
+
+    def list_models(self, *, timeout_s: float = 30.0) -> list[str]:
+        """Model ids from `GET {base_url}/models`."""
+        key = self._keys.get()
+        result = self._http.request(
+            "GET", f"{self.base_url}/models", headers=self._headers(key), timeout_s=timeout_s,
+            secrets=(*self._keys.secrets(), *header_secrets(self._config.extra_headers)),
+        )
+        if result.status != 200:
+            raise ProviderHTTPError(f"{self.name}: HTTP {result.status} listing models", status=result.status)
+        data: Any = result.json()
+        items: Any = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise MalformedResponseError(f"{self.name}: model list has no data array")
+        return [m["id"] for m in items if isinstance(m, dict) and isinstance(m.get("id"), str)]
+
+
+def _config_base(base_url: str | None, config: ProviderConfig, env: str) -> str | None:
+    return base_url or config.base_url or os.environ.get(env) or None
+
+
+def openai_provider(model: str, base_url: str | None, config: ProviderConfig) -> OpenAIProvider:
+    """`openai:MODEL`; a custom base URL (argument, config, OPENAI_BASE_URL) makes the key optional."""
+    custom = _config_base(base_url, config, "OPENAI_BASE_URL")
+    official = custom is None or normalize_base_url(custom) == OPENAI_BASE_URL
+    env = config.api_key_env or "OPENAI_API_KEY"
+    keys = key_source(
+        key_command=config.key_command, key_ttl_s=config.key_ttl_s, api_key_env=env, default_env=None,
+        required=official or config.api_key_env is not None,
+    )
+    return OpenAIProvider(
+        prefix="openai", model=model, base_url=custom or OPENAI_BASE_URL, keys=keys, config=config,
+        token_param="max_completion_tokens" if official else "max_tokens", key_hint=env,
+    )
+
+
+def openrouter_provider(model: str, base_url: str | None, config: ProviderConfig) -> OpenAIProvider:
+    """`openrouter:VENDOR/MODEL` with OPENROUTER_API_KEY; cost comes back in `usage.cost`."""
+    env = config.api_key_env or "OPENROUTER_API_KEY"
+    keys = key_source(
+        key_command=config.key_command, key_ttl_s=config.key_ttl_s, api_key_env=env, default_env=None, required=True
+    )
+    return OpenAIProvider(
+        prefix="openrouter", model=model, base_url=_config_base(base_url, config, "OPENROUTER_BASE_URL")
+        or OPENROUTER_BASE_URL, keys=keys, config=config, reasoning_style="reasoning",
+        extra_body={"usage": {"include": True}}, key_hint=env,
+    )
+
+
+def ollama_provider(model: str, base_url: str | None, config: ProviderConfig) -> OpenAIProvider:
+    """`ollama:MODEL` on the local Ollama server (OLLAMA_HOST honoured); no key needed, no cost."""
+    keys = key_source(
+        key_command=config.key_command, key_ttl_s=config.key_ttl_s, api_key_env=config.api_key_env,
+        default_env=None, required=config.api_key_env is not None,
+    )
+    return OpenAIProvider(
+        prefix="ollama", model=model, base_url=_config_base(base_url, config, "OLLAMA_HOST") or OLLAMA_BASE_URL,
+        keys=keys, config=config, free=True, key_hint=config.api_key_env or "",
+    )

@@ -1,0 +1,110 @@
+"""Model-driven modes through the real harness: a loopback OpenAI-compatible server and `scripted:`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from llm_servers import OpenAIServer, turn
+from showcause.inputs import open_snapshot, tool_context
+from showcause.judges.base import ReviewRequest
+from showcause.judges.loop import Budget
+from showcause.review.engine import run_review
+
+DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
+KEEP = Path(__file__).resolve().parents[1] / "examples" / "keep-case"
+SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
+GOOD = {"summary": "renamed hook still configured", "claims": [{
+    "claim": "apply_discount was removed but settings.json still names it", "evidence_refs": ["T4", "settings.json:1"],
+    "result": "confirmed", "verdict": "MODIFY", "severity": "high"}]}
+
+
+def review_with(server: OpenAIServer, case: Path = DEMO, mode: str = "evidence_gate"):
+    with open_snapshot(case=case) as snap:
+        return run_review(tool_context(snap), mode, ReviewRequest(task="t", plan="p", model="openai:test-model",
+                                                                  base_url=server.url))
+
+
+def test_evidence_gate_over_http_validates_a_real_finding():
+    with OpenAIServer() as server:
+        server.add_turns(turn(tool_calls=[("search", {"pattern": "apply_discount", "fixed": True})]),
+                         turn(content="```json\n" + json.dumps(GOOD) + "\n```"))
+        result = review_with(server)
+        bodies = [r.body for r in server.posts()]
+    assert result.verdict == "MODIFY" and result.claims[0].status == "validated"
+    assert [c.tool for c in result.tool_calls] == ["run_test", "typecheck", "search", "search"]
+    # The probes' outputs were in the first prompt; the tool result came back as a `tool` message.
+    first_user = bodies[0]["messages"][1]["content"]
+    assert "T1 run_test" in first_user and "## The change (unified diff)" in first_user
+    assert bodies[1]["messages"][-1]["role"] == "tool" and bodies[1]["messages"][-1]["content"].startswith("T4 search")
+    assert {t["function"]["name"] for t in bodies[0]["tools"]} == {"search", "find_symbol", "read_file", "list_files",
+                                                                   "run_test", "typecheck"}
+    assert result.meta["prompts"]["evidence_gate"] and result.meta["usage"]["prompt_tokens"] == 22
+
+
+@pytest.mark.parametrize("refs", [["T99"], ["T1", "tests/test_cart.py::test_total_without_discount"],
+                                  ["src/shop/cart.py:1"], ["T4", "src/shop/pricing.py:9"], []])
+def test_gate_attacks_from_a_model_are_downgraded(refs: list[str]):
+    claim = {"claim": "apply_discount in settings.json and cart.py is broken", "evidence_refs": refs,
+             "result": "confirmed", "verdict": "REPLACE"}
+    with OpenAIServer() as server:
+        server.add_turns(turn(tool_calls=[("search", {"pattern": "apply_discount"})]),
+                         turn(content=json.dumps({"summary": "s", "claims": [claim]})))
+        result = review_with(server)
+    assert result.verdict == "WARNING" and result.model_verdict == "REPLACE"
+    assert result.claims[0].status == "downgraded"
+
+
+def test_a_model_that_never_stops_calling_tools_is_cut_off():
+    with OpenAIServer(repeat_last=True) as server:
+        server.add_turns(turn(tool_calls=[("list_files", {})]))
+        result = review_with(server, KEEP)
+        answered_without_tools = [r for r in server.posts() if "tools" not in r.body]
+    budget = Budget()
+    model_calls = [c for c in result.tool_calls if c.tool == "list_files"]
+    assert len(model_calls) == budget.tool_calls          # never more than the budget was run
+    assert result.verdict == "INCONCLUSIVE" and result.error and result.error["code"] == "BUDGET_EXCEEDED"
+    assert answered_without_tools, "the forced final turn was sent without tools"
+
+
+def test_malformed_answer_gets_one_repair_then_fails():
+    with OpenAIServer() as server:
+        server.add_turns(turn(content="I think it is fine."), turn(content='{"claims": []}'))
+        assert review_with(server, KEEP, "decision_judge").verdict == "KEEP"
+    with OpenAIServer() as server:
+        server.add_turns(turn(content="nope"), turn(content="still nope"))
+        result = review_with(server, KEEP, "decision_judge")
+    assert result.verdict == "INCONCLUSIVE" and result.error == {
+        "code": "MALFORMED_RESPONSE", "message": "the answer holds no JSON object; reply with only the JSON final answer"}
+
+
+def test_truncated_answer_is_inconclusive():
+    with OpenAIServer() as server:
+        server.add_turns(turn(content='{"claims": [', finish_reason="length"))
+        result = review_with(server, KEEP, "proposal_first")
+    assert result.verdict == "INCONCLUSIVE" and result.error and result.error["code"] == "OUTPUT_TRUNCATED"
+
+
+def test_cli_scripted_model_and_exit_codes(tmp_path: Path):
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"turns": [{"tool_calls": [{"name": "search", "arguments": {
+        "pattern": "apply_discount", "fixed": True}}]}, {"content": json.dumps(GOOD)}]}))
+    env = {**os.environ}
+    proc = subprocess.run([SHOWCAUSE, "review", "--case", str(DEMO), "--model", f"scripted:{script}", "--format",
+                           "json"], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert json.loads(proc.stdout)["meta"]["mode"] == "evidence_gate"
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps({"turns": [{"tool_calls": [{"name": "list_files", "arguments": {}}]}]}))
+    out = subprocess.run([SHOWCAUSE, "review", "--case", str(KEEP), "--model", f"scripted:{short}"],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert out.returncode == 3 and "verdict: INCONCLUSIVE" in out.stdout and "MALFORMED_RESPONSE" in out.stdout
+    nokey = subprocess.run([SHOWCAUSE, "review", "--case", str(KEEP), "--model", "openai:gpt-5-mini"],
+                           capture_output=True, text=True, timeout=300,
+                           env={k: v for k, v in env.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")})
+    assert nokey.returncode == 3 and "OPENAI_API_KEY" in nokey.stdout
