@@ -80,7 +80,8 @@ def test_malformed_answer_gets_one_repair_then_fails():
         server.add_turns(turn(content="nope"), turn(content="still nope"))
         result = review_with(server, KEEP, "decision_judge")
     assert result.verdict == "INCONCLUSIVE" and result.error == {
-        "code": "MALFORMED_RESPONSE", "message": "the answer holds no JSON object; reply with only the JSON final answer"}
+        "code": "MALFORMED_RESPONSE",
+        "message": "the answer holds no JSON object; reply with only the JSON final answer"}
 
 
 def test_truncated_answer_is_inconclusive():
