@@ -115,11 +115,17 @@ def _inside(tree: Path, diags: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diags if os.path.realpath(tree / d.file).startswith(root + os.sep)]
 
 
-def run_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
+def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
+    """Run the checker over `tree` (or, for pyright, only over `files`: the others cannot change)."""
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
             pyright = shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"
             argv = [pyright, "--outputjson", "--pythonpath", sys.executable]
+            if files is not None:
+                present = [f for f in files if (tree / f).is_file()]
+                if not present:
+                    return CheckRun(checker, (), None)
+                argv += [f"./{f}" for f in present]   # "./" so no file name can read as an option
         else:
             tsc = tsc_path()
             if tsc is None:
@@ -176,14 +182,15 @@ def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> lis
     return result
 
 
-def run_base_checker(tree: Path, checker: str, policy: Policy) -> CheckRun:
+def run_base_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
     """`run_checker` on a base tree, through the base cache (successful runs only)."""
     limits = {"memory": policy.typecheck_memory_mb, "isolation": policy.isolation, "tsc": str(tsc_path())}
-    hit = cache_get(tree, "typecheck", checker, limits)
+    target = checker if files is None else checker + "\n" + "\n".join(files)
+    hit = cache_get(tree, "typecheck", target, limits)
     if isinstance(hit, list):
         return CheckRun(checker, tuple(Diagnostic(*d) for d in hit), None)
-    run = run_checker(tree, checker, policy)
+    run = run_checker(tree, checker, policy, files)
     if not run.problem:
-        cache_put(tree, "typecheck", checker, limits,
+        cache_put(tree, "typecheck", target, limits,
                   [[d.file, d.line, d.col, d.code, d.message] for d in run.diagnostics])
     return run

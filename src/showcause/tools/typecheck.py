@@ -8,12 +8,26 @@ from typing import ClassVar
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import choose_checkers, match_new, run_base_checker, run_checker
+from showcause.tools.importgraph import dependents
 
 __all__ = ["TypecheckTool"]
 
 
 class TypecheckArgs(Args):
     pass
+
+
+def _pyright_scope(ctx: ToolContext) -> tuple[str, ...] | None:
+    """The Python files whose diagnostics the change can alter, or None to check everything."""
+    from showcause.symbols import SymbolIndex
+
+    index = SymbolIndex.for_tree(ctx.snapshot.head)
+    reached = dependents(index, set(ctx.snapshot.diff.files))
+    if reached is None:
+        return None
+    python = [f for f in index.files if f.endswith((".py", ".pyi"))]
+    scope = tuple(sorted(f for f in reached if f.endswith((".py", ".pyi"))))
+    return scope if len(scope) < len(python) else None
 
 
 class TypecheckTool:
@@ -33,15 +47,20 @@ class TypecheckTool:
         shown: list[Shown] = []
         isolation = None
         ok = True
+        scope = _pyright_scope(ctx)
+        files = {c: (scope if c == "pyright" else None) for c in checkers}
         # With no error on head nothing can be new: the base check is needed only when head has errors.
         # Eagerly it runs beside head (its result unused when head is clean); otherwise after it, if needed.
         with ThreadPoolExecutor(max_workers=2 * len(checkers)) as pool:
-            early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy) for c in checkers} \
+            early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy, files[c]) for c in checkers} \
                 if ctx.eager_base else {}
-            heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy), checkers))
+            heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy, files[c]), checkers))
             need_base = [c for c, h in zip(checkers, heads, strict=True) if h.diagnostics and not h.problem]
-            bases = {c: (early[c].result() if c in early else run_base_checker(snap.base, c, ctx.policy))
-                     for c in need_base}
+            bases = {c: (early[c].result() if c in early else
+                         run_base_checker(snap.base, c, ctx.policy, files[c])) for c in need_base}
+        if scope is not None:
+            lines.append(f"typecheck: pyright checked the {len(scope)} Python files the change can affect "
+                         "(the changed files and everything that imports them)")
         for checker, head in zip(checkers, heads, strict=True):
             isolation = head.proc.isolation if head.proc else isolation
             if head.problem:
