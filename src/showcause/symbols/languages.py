@@ -1,8 +1,15 @@
-"""Language detection and the tree-sitter grammars, parsers and queries used for symbol extraction.
+"""Which files are sources of which language, and the tree-sitter grammars, parsers and queries for them.
+
+Source files: supported extension (:data:`EXTENSIONS`), regular file (symlinks are never followed), at
+most 1 MiB, no NUL byte in the first 8 KiB, readable, outside :data:`SKIP_DIRS`.
 
 Each supported language has ONE combined query, compiled once per process, so that extracting a file
-costs a single ``QueryCursor.captures()`` pass.  Capture names are a small protocol read by
-:mod:`showcause.symbols.extract`:
+costs a single ``QueryCursor.captures()`` pass.  Patterns rooted at large nodes (``module``,
+``class_definition``) are avoided: their in-progress states are revisited at every node of the subtree
+and cost about 35% of parse time.  Scope (module / class level) is found by walking down the few
+top-level and class-body statements instead; ``Node.parent`` is avoided too (tree-sitter walks down from
+the root to answer it).  Capture names
+are a small protocol read by :mod:`showcause.symbols.extract`:
 
 ``ref``            every identifier-like node (the reference pool); comments and strings never contain one
 ``tpool``          TS/TSX ``type_identifier`` nodes (a second pool whose references have detail "type")
@@ -13,11 +20,14 @@ costs a single ``QueryCursor.captures()`` pass.  Capture names are a small proto
 ``def.<detail>``   defining name nodes, ``<detail>`` being the SymbolHit detail
 ``bind.<detail>``  binding patterns (destructuring, parameters) whose identifiers are definitions
 ``xdefault``       value of an ``export default <expression>``
+``pyfunc``         Python function names (a function unless the class-body walk made it a method)
+``pyclass``        Python class nodes, whose bodies are walked for methods and class-level variables
 ``_*``             helper captures used only by predicates
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from functools import cache
 
@@ -26,7 +36,21 @@ import tree_sitter_python
 import tree_sitter_typescript
 from tree_sitter import Language, Parser, Query
 
-__all__ = ["EXTENSIONS", "LANGUAGES", "get_language", "get_parser", "get_query", "language_for"]
+__all__ = [
+    "EXTENSIONS",
+    "LANGUAGES",
+    "MAX_FILE_BYTES",
+    "SKIP_DIRS",
+    "SNIFF_BYTES",
+    "Paths",
+    "get_language",
+    "get_parser",
+    "get_query",
+    "language_for",
+    "list_source_dir",
+    "read_source",
+    "resolve_python_import",
+]
 
 EXTENSIONS: dict[str, str] = {
     ".py": "python",
@@ -42,6 +66,10 @@ EXTENSIONS: dict[str, str] = {
 }
 
 LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript", "tsx")
+MAX_FILE_BYTES = 1 << 20
+SNIFF_BYTES = 8192
+SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv"})
+Paths = list[tuple[str, str]]  # (path relative to the tree root, absolute path)
 
 
 def language_for(path: str) -> str | None:
@@ -50,6 +78,39 @@ def language_for(path: str) -> str | None:
     if dot < 0 or "/" in path[dot:] or "\\" in path[dot:]:
         return None
     return EXTENSIONS.get(path[dot:].lower())
+
+
+def read_source(path: str) -> bytes | None:
+    """Return the content of a source file, or None if unreadable, over 1 MiB or binary (NUL in 8 KiB)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError:
+        return None
+    if len(data) > MAX_FILE_BYTES or b"\0" in data[:SNIFF_BYTES]:
+        return None
+    return data
+
+
+def list_source_dir(rel_dir: str, path: str) -> tuple[Paths, Paths] | None:
+    """List subdirectories (minus SKIP_DIRS) and supported files of a directory; symlinks are skipped."""
+    prefix = f"{rel_dir}/" if rel_dir else ""
+    subdirs: Paths = []
+    files: Paths = []
+    try:
+        with os.scandir(path) as it:
+            for entry in it:
+                if entry.is_symlink():
+                    continue
+                name = entry.name
+                if entry.is_dir(follow_symlinks=False):
+                    if name not in SKIP_DIRS:
+                        subdirs.append((prefix + name, entry.path))
+                elif language_for(name) is not None and entry.is_file(follow_symlinks=False):
+                    files.append((prefix + name, entry.path))
+    except OSError:
+        return None
+    return subdirs, files
 
 
 @cache
@@ -82,10 +143,38 @@ def get_parser(language: str) -> Parser:
     return parser
 
 
+def _package_parts(rel: str) -> list[str]:
+    parts = rel.split("/")[:-1]
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            parts = parts[len(parts) - parts[::-1].index(marker) :]
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    return parts
+
+
+def resolve_python_import(spec: str, rel: str) -> str:
+    """Resolve a relative Python import (``..mod``) against the package of file ``rel``.
+
+    The package is the file's directory relative to the tree root, taken after the last ``site-packages``
+    / ``dist-packages`` component and without a leading ``src``.  Unresolvable specifiers are returned
+    unchanged.
+    """
+    if not spec.startswith("."):
+        return spec
+    rest = spec.lstrip(".")
+    level = len(spec) - len(rest)
+    package = _package_parts(rel)
+    if level - 1 > len(package):
+        return spec
+    parts = package[: len(package) - (level - 1)] + ([rest] if rest else [])
+    return ".".join(parts) or spec
+
+
 _PYTHON = r"""
 (identifier) @ref
-(call function: (identifier) @call)
-(call function: (attribute attribute: (identifier) @call))
+(call . function: (identifier) @call)
+(call . function: (attribute attribute: (identifier) @call))
 (type (identifier) @tref)
 (generic_type (identifier) @tref)
 (type (attribute attribute: (identifier) @tref))
@@ -105,43 +194,39 @@ _PYTHON = r"""
 (aliased_import alias: (identifier) @def.import)
 (import_from_statement name: (dotted_name (identifier) @def.import))
 
-(class_definition body: (block (function_definition name: (identifier) @def.method)))
-(class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @def.method))))
-(function_definition name: (identifier) @def.function)
-(class_definition name: (identifier) @def.class)
+(function_definition . name: (identifier) @pyfunc)
+(class_definition . name: (identifier) @def.class)
 (type_alias_statement left: (type (identifier) @def.type))
-
-(module (expression_statement (assignment left: (identifier) @def.variable)))
-(module (expression_statement
-  (assignment left: [(pattern_list (identifier) @def.variable) (tuple_pattern (identifier) @def.variable)])))
-(module (expression_statement (assignment right: (assignment left: (identifier) @def.variable))))
-(class_definition body: (block (expression_statement (assignment left: (identifier) @def.variable))))
-(class_definition body: (block (expression_statement (assignment right: (assignment left: (identifier) @def.variable)))))
+(class_definition) @pyclass
 ((assignment left: (attribute object: (identifier) @_self attribute: (identifier) @def.property))
  (#eq? @_self "self"))
 
-([(parameters) (lambda_parameters)] (identifier) @def.parameter)
-([(parameters) (lambda_parameters)]
- [(list_splat_pattern (identifier) @def.parameter) (dictionary_splat_pattern (identifier) @def.parameter)])
-(default_parameter name: (identifier) @def.parameter)
+(parameters [(identifier) @def.parameter
+             (list_splat_pattern (identifier) @def.parameter)
+             (dictionary_splat_pattern (identifier) @def.parameter)])
+(lambda_parameters [(identifier) @def.parameter
+                    (list_splat_pattern (identifier) @def.parameter)
+                    (dictionary_splat_pattern (identifier) @def.parameter)])
+(default_parameter . name: (identifier) @def.parameter)
 (typed_parameter . (identifier) @def.parameter)
 (typed_parameter
  [(list_splat_pattern (identifier) @def.parameter) (dictionary_splat_pattern (identifier) @def.parameter)])
-(typed_default_parameter name: (identifier) @def.parameter)
+(typed_default_parameter . name: (identifier) @def.parameter)
 """
 
 _JAVASCRIPT = r"""
 [(identifier) (property_identifier) (shorthand_property_identifier) (shorthand_property_identifier_pattern)
  (private_property_identifier)] @ref
-(call_expression function: (identifier) @call)
-(call_expression function: (member_expression property: [(property_identifier) (private_property_identifier)] @call))
-(new_expression constructor: (identifier) @call)
-(new_expression constructor: (member_expression property: (property_identifier) @call))
+(call_expression . function: (identifier) @call)
+(call_expression
+  . function: (member_expression property: [(property_identifier) (private_property_identifier)] @call))
+(new_expression . constructor: (identifier) @call)
+(new_expression . constructor: (member_expression property: (property_identifier) @call))
 
 (import_statement source: (string (string_fragment) @mod))
 (export_statement source: (string (string_fragment) @mod))
-(call_expression function: (import) arguments: (arguments . (string (string_fragment) @mod)))
-((call_expression function: (identifier) @_req arguments: (arguments . (string (string_fragment) @mod)))
+(call_expression . function: (import) arguments: (arguments . (string (string_fragment) @mod)))
+((call_expression . function: (identifier) @_req arguments: (arguments . (string (string_fragment) @mod)))
  (#eq? @_req "require"))
 (import_specifier name: (identifier) @iref alias: (_))
 
@@ -151,17 +236,17 @@ _JAVASCRIPT = r"""
 (import_specifier alias: (identifier) @def.import)
 
 (method_definition name: [(property_identifier) (private_property_identifier)] @def.method)
-(function_declaration name: (identifier) @def.function)
-(generator_function_declaration name: (identifier) @def.function)
-(function_expression name: (identifier) @def.function)
-(generator_function name: (identifier) @def.function)
-(variable_declarator name: (identifier) @def.function
+(function_declaration . name: (identifier) @def.function)
+(generator_function_declaration . name: (identifier) @def.function)
+(function_expression . name: (identifier) @def.function)
+(generator_function . name: (identifier) @def.function)
+(variable_declarator . name: (identifier) @def.function
   value: [(arrow_function) (function_expression) (generator_function)])
 (class_declaration name: (_) @def.class)
 (class name: (_) @def.class)
-(variable_declarator name: (identifier) @def.variable)
-(variable_declarator name: [(object_pattern) (array_pattern)] @bind.variable)
-(arrow_function parameter: (identifier) @def.parameter)
+(variable_declarator . name: (identifier) @def.variable)
+(variable_declarator . name: [(object_pattern) (array_pattern)] @bind.variable)
+(arrow_function . parameter: (identifier) @def.parameter)
 
 (export_statement declaration: (_ name: (_) @def.export))
 (export_statement declaration: [(lexical_declaration (variable_declarator name: (identifier) @def.export))
@@ -182,7 +267,7 @@ _TYPESCRIPT_ONLY = r"""
 (type_identifier) @tpool
 (import_require_clause (identifier) @def.import)
 (import_require_clause source: (string (string_fragment) @mod))
-(function_signature name: (identifier) @def.function)
+(function_signature . name: (identifier) @def.function)
 (abstract_class_declaration name: (_) @def.class)
 (method_signature name: [(property_identifier) (private_property_identifier)] @def.method)
 (abstract_method_signature name: [(property_identifier) (private_property_identifier)] @def.method)
