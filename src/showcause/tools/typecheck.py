@@ -27,7 +27,8 @@ def _pyright_scope(ctx: ToolContext) -> tuple[str, ...] | None:
         return None
     python = [f for f in index.files if f.endswith((".py", ".pyi"))]
     scope = tuple(sorted(f for f in reached if f.endswith((".py", ".pyi"))))
-    return scope if len(scope) < len(python) else None
+    # No Python file changed (or no change at all, as for `--repo` alone): check everything.
+    return scope if 0 < len(scope) < len(python) else None
 
 
 class TypecheckTool:
