@@ -97,10 +97,14 @@ class TestRun:
 
 
 def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, str]]:
-    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-q",
+    argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "pytest_timeout", "-p", "_pytest_report",
+            "-q",
             "--rootdir={root}", f"--timeout={policy.test_timeout_s}", "-o", "console_output_style=classic",
             "--", *targets]
-    return argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}"}
+    # Only the plugins named here load: the harness's own environment must not shape the project's tests
+    # (and skipping entry-point discovery halves pytest's start-up).
+    return argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}",
+                  "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def _node(file: str, policy: Policy) -> list[str]:
