@@ -40,13 +40,8 @@ from .languages import (
 )
 
 __all__ = [
-    "CONTENT_CACHE_SIZE",
-    "MAX_FILE_BYTES",
-    "SKIP_DIRS",
-    "SymbolIndex",
-    "clear_caches",
-    "symbols_for_content",
-]
+    "CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches", "symbols_for_content",
+]  # fmt: skip
 
 CONTENT_CACHE_SIZE = 50_000
 TREE_CACHE_SIZE = 16
@@ -107,8 +102,8 @@ class _Listing(NamedTuple):
 
     mtime_ns: int
     racy: bool
-    subdirs: Paths
-    files: Paths
+    subdirs: tuple[tuple[str, str], ...]
+    files: tuple[tuple[str, str], ...]
 
 
 class SymbolIndex:
@@ -232,7 +227,9 @@ class SymbolIndex:
                 listed = list_source_dir(rel_dir, path)
                 if listed is None:
                     continue
-                listing = _Listing(st.st_mtime_ns, st.st_mtime_ns >= time.time_ns() - _RACY_NS, *listed)
+                subdirs, files = listed  # stored as tuples: immutable, and dropped by the cyclic GC once seen
+                racy = st.st_mtime_ns >= time.time_ns() - _RACY_NS
+                listing = _Listing(st.st_mtime_ns, racy, tuple(subdirs), tuple(files))
             listings[rel_dir] = listing
             for rel, file_path in listing.files:
                 try:

@@ -29,41 +29,24 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Iterator
 from functools import cache
 
 import tree_sitter_javascript
 import tree_sitter_python
 import tree_sitter_typescript
-from tree_sitter import Language, Parser, Query
+from tree_sitter import Language, Node, Parser, Query
 
 __all__ = [
-    "EXTENSIONS",
-    "LANGUAGES",
-    "MAX_FILE_BYTES",
-    "SKIP_DIRS",
-    "SNIFF_BYTES",
-    "Paths",
-    "get_language",
-    "get_parser",
-    "get_query",
-    "language_for",
-    "list_source_dir",
-    "read_source",
+    "EXTENSIONS", "LANGUAGES", "MAX_FILE_BYTES", "SKIP_DIRS", "SNIFF_BYTES", "Paths", "get_language",
+    "get_parser", "get_query", "language_for", "list_source_dir", "python_scope_definitions", "read_source",
     "resolve_python_import",
-]
+]  # fmt: skip
 
 EXTENSIONS: dict[str, str] = {
-    ".py": "python",
-    ".pyi": "python",
-    ".js": "javascript",
-    ".mjs": "javascript",
-    ".cjs": "javascript",
-    ".jsx": "javascript",
-    ".ts": "typescript",
-    ".mts": "typescript",
-    ".cts": "typescript",
-    ".tsx": "tsx",
-}
+    ".py": "python", ".pyi": "python", ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript",
+    ".jsx": "javascript", ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+}  # fmt: skip
 
 LANGUAGES: tuple[str, ...] = ("python", "javascript", "typescript", "tsx")
 MAX_FILE_BYTES = 1 << 20
@@ -113,18 +96,20 @@ def list_source_dir(rel_dir: str, path: str) -> tuple[Paths, Paths] | None:
     return subdirs, files
 
 
+_GRAMMARS = {
+    "python": tree_sitter_python.language,
+    "javascript": tree_sitter_javascript.language,
+    "typescript": tree_sitter_typescript.language_typescript,
+    "tsx": tree_sitter_typescript.language_tsx,
+}
+
+
 @cache
 def get_language(language: str) -> Language:
     """Return the tree-sitter Language for one of :data:`LANGUAGES`."""
-    if language == "python":
-        return Language(tree_sitter_python.language())
-    if language == "javascript":
-        return Language(tree_sitter_javascript.language())
-    if language == "typescript":
-        return Language(tree_sitter_typescript.language_typescript())
-    if language == "tsx":
-        return Language(tree_sitter_typescript.language_tsx())
-    raise ValueError(f"unsupported language: {language!r}")
+    if language not in _GRAMMARS:
+        raise ValueError(f"unsupported language: {language!r}")
+    return Language(_GRAMMARS[language]())
 
 
 _local = threading.local()
@@ -169,6 +154,51 @@ def resolve_python_import(spec: str, rel: str) -> str:
         return spec
     parts = package[: len(package) - (level - 1)] + ([rest] if rest else [])
     return ".".join(parts) or spec
+
+
+_PY_CLAUSES = frozenset((
+    "else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause",
+))  # fmt: skip
+_PY_TOP_BLOCKS = frozenset(("if_statement", "try_statement", "with_statement"))
+
+
+def _assignment_targets(statement: Node) -> Iterator[Node]:
+    """Yield the identifiers assigned by a Python expression statement (``a = b = 1``, ``x, y = ...``)."""
+    for expression in statement.named_children:
+        while expression is not None and expression.type == "assignment":
+            left = expression.child_by_field_name("left")
+            if left is not None and left.type == "identifier":
+                yield left
+            elif left is not None and left.type in ("pattern_list", "tuple_pattern"):
+                yield from (item for item in left.named_children if item.type == "identifier")
+            expression = expression.child_by_field_name("right")
+
+
+def python_scope_definitions(root: Node, classes: list[Node]) -> Iterator[tuple[Node, str]]:
+    """Yield ``(name node, "method" | "variable")`` for methods and class-level variables of ``classes``
+    and for module-level variables (also directly inside a top-level if / try / with).  Walks down the few
+    statements involved: ``Node.parent`` is avoided, tree-sitter answers it by walking down from the root."""
+    for cls in classes:
+        body = cls.child_by_field_name("body")
+        for statement in body.named_children if body is not None else ():
+            if statement.type == "decorated_definition":
+                statement = statement.child_by_field_name("definition") or statement
+            if statement.type == "function_definition":
+                name = statement.child_by_field_name("name")
+                if name is not None:
+                    yield name, "method"
+            elif statement.type == "expression_statement":
+                yield from ((target, "variable") for target in _assignment_targets(statement))
+    for statement in root.named_children:
+        statements = [statement]
+        if statement.type in _PY_TOP_BLOCKS:
+            parts = statement.named_children
+            clauses = [child for part in parts if part.type in _PY_CLAUSES for child in part.named_children]
+            blocks = [block for block in parts + clauses if block.type == "block"]
+            statements = [inner for block in blocks for inner in block.named_children]
+        for inner in statements:
+            if inner.type == "expression_statement":
+                yield from ((target, "variable") for target in _assignment_targets(inner))
 
 
 _PYTHON = r"""
