@@ -133,11 +133,9 @@ def review(
         _fail(f"--output directory {output.parent} does not exist")
     try:
         with open_snapshot(case=case, repo=repo, diff=diff, base=base, head=head) as snap:
-            if snap.case and not task:
-                task = str(snap.case.task.get("task", ""))
-                plan = plan or str(snap.case.task.get("plan", ""))
             chosen = mode or ("evidence_gate" if model else "mechanical")
-            request = ReviewRequest(task=task or "", plan=plan or "", model=model, base_url=base_url)
+            case_fields = snap.case.task if snap.case else {}
+            request = ReviewRequest.from_case_input(case_fields, task=task, plan=plan, model=model, base_url=base_url)
             result = run_review(tool_context(snap, config), chosen, request)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)

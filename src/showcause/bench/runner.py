@@ -48,10 +48,9 @@ def _review_one(case: Case, mode: str, run: int, config: Path | None) -> dict[st
     record: dict[str, Any] = {"case": case.id, "mode": mode, "run": run}
     try:
         with open_snapshot(case=case.path) as snap:
-            task = case.doc.input
             ctx = tool_context(snap, config)
             ctx.eager_base = False   # many reviews share the cores: no speculative base checks
-            result = run_review(ctx, mode, ReviewRequest(task=task.task, plan=task.plan))
+            result = run_review(ctx, mode, ReviewRequest.from_case_input(case.doc.input.model_dump()))
         record.update({"verdict": result.verdict, "model_verdict": result.model_verdict,
                        "status": "error" if result.error else "ok", "error": result.error,
                        "seconds": round(time.monotonic() - started, 3), "usage": result.meta.get("usage") or {},

@@ -13,10 +13,28 @@ __all__ = ["Judge", "JudgeAnswer", "ReviewRequest", "all_modes", "get_mode", "re
 
 @dataclass
 class ReviewRequest:
+    """What a judge is told besides the snapshot. `plan` is the proposal; the rest may reach a blind phase."""
+
     task: str = ""
     plan: str = ""
     model: str | None = None
     base_url: str | None = None
+    constraints: tuple[str, ...] = ()
+    context: str = ""
+    decision_type: str = ""
+    risk_level: str = ""
+
+    @classmethod
+    def from_case_input(cls, fields: dict[str, Any], *, task: str | None = None, plan: str | None = None,
+                        model: str | None = None, base_url: str | None = None) -> ReviewRequest:
+        """A request from a case's `input` object; explicit task/plan (from the command line) win."""
+        raw = fields.get("constraints") or []
+        constraints = tuple(str(c) for c in raw) if isinstance(raw, list) else (str(raw),)
+        return cls(task=task if task else str(fields.get("task") or ""),
+                   plan=plan if plan else str(fields.get("plan") or ""),
+                   model=model, base_url=base_url, constraints=constraints,
+                   context=str(fields.get("context") or ""), decision_type=str(fields.get("decision_type") or ""),
+                   risk_level=str(fields.get("risk_level") or ""))
 
 
 @dataclass
