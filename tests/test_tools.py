@@ -78,6 +78,25 @@ def test_typecheck_pyright_marks_new_errors_across_line_shifts(py_snap: Snapshot
     assert "1 new, 1 pre-existing" in call.output
 
 
+def test_typecheck_lazy_base_checks_only_the_files_with_head_errors(tmp_path):
+    base = {"src/m/__init__.py": "",
+            "src/m/ops.py": "def half(x: int) -> str:\n    return str(x // 2)\n\n\nBAD: int = 'pre'\n",
+            "src/m/use.py": "from m.ops import half\n\nN: int = half(4)\n"}
+    # The change fixes use.py's error and adds one in ops.py: only ops.py has errors on head.
+    head = {"src/m/ops.py": "def half(x: int) -> int:\n    return x // 2\n\n\nBAD: int = 'pre'\nNEW: int = ''\n"}
+    case = make_case(tmp_path / "c", base, head, checks={"tests": [], "typecheck": "pyright"})
+    outputs = {}
+    with open_snapshot(case=case) as snap:
+        for eager in (True, False):
+            ctx = tool_context(snap)
+            ctx.eager_base = eager
+            call = Ledger(ctx).call("typecheck", {})
+            assert [(a.type, a.file, a.line) for a in call.artifacts] == [("new_type_error", "src/m/ops.py", 6)]
+            outputs[eager] = call.output
+    assert "1 new, 1 pre-existing); 2 on base;" in outputs[True]       # base checked as widely as head
+    assert "1 new, 1 pre-existing); 1 on base in those files;" in outputs[False]   # only ops.py on base
+
+
 def test_run_test_node(js_snap: Snapshot):
     call = ledger(js_snap).call("run_test", {"test": "test/math.test.js"})
     assert call.results == [{"test": "test/math.test.js::mul by zero", "head": "failed", "base": "passed"},

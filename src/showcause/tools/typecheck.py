@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import ClassVar
 
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.diagnostics import choose_checkers, match_new, run_base_checker, run_checker
+from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
 from showcause.tools.importgraph import dependents
 
 __all__ = ["TypecheckTool"]
@@ -29,6 +30,14 @@ def _pyright_scope(ctx: ToolContext) -> tuple[str, ...] | None:
     scope = tuple(sorted(f for f in reached if f.endswith((".py", ".pyi"))))
     # No Python file changed (or no change at all, as for `--repo` alone): check everything.
     return scope if 0 < len(scope) < len(python) else None
+
+
+def _base_scope(base: Path, checker: str, head: CheckRun, scope: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """For pyright, only the base files where head has errors: matching needs nothing else, and checking
+    dominates pyright's time (tsc checks a whole project, so its scope stays)."""
+    if checker != "pyright":
+        return scope
+    return tuple(sorted({d.file for d in head.diagnostics if (base / d.file).is_file()}))
 
 
 class TypecheckTool:
@@ -58,7 +67,8 @@ class TypecheckTool:
             heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy, files[c]), checkers))
             need_base = [c for c, h in zip(checkers, heads, strict=True) if h.diagnostics and not h.problem]
             bases = {c: (early[c].result() if c in early else
-                         run_base_checker(snap.base, c, ctx.policy, files[c])) for c in need_base}
+                         run_base_checker(snap.base, c, ctx.policy, _base_scope(snap.base, c, h, files[c])))
+                     for c, h in zip(checkers, heads, strict=True) if c in need_base}
         if scope is not None:
             lines.append(f"typecheck: pyright checked the {len(scope)} Python files the change can affect "
                          "(the changed files and everything that imports them)")
@@ -79,9 +89,10 @@ class TypecheckTool:
                 lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
                 continue
             marked = match_new(list(head.diagnostics), list(base.diagnostics), snap.diff)
+            where = " in those files" if checker == "pyright" and checker not in early else ""
             n_new = sum(1 for _d, new in marked if new)
             lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
-                         f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base; "
+                         f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base{where}; "
                          f"isolation {isolation}")
             for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
                 line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
