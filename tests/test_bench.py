@@ -44,7 +44,7 @@ def test_wilson_interval():
     assert round(lo, 3) == 0.839 and hi == 1.0
 
 
-def test_metrics_keep_failures_in_denominators():
+def test_metrics_report_failures_beside_rates_over_successful_runs():
     truth = {"d": {"status": "defect", "kind": "test", "acceptable": ["MODIFY", "REPLACE"]},
              "c": {"status": "correct", "kind": "none", "acceptable": ["KEEP"]}}
     recs = [{"case": "d", "mode": "m", "run": 1, "verdict": "MODIFY", "model_verdict": "MODIFY", "status": "ok",
@@ -54,7 +54,8 @@ def test_metrics_keep_failures_in_denominators():
             {"case": "c", "mode": "m", "run": 1, "verdict": "WARNING", "model_verdict": "MODIFY", "status": "ok",
              "error": None, "seconds": 1.0, "claims": []}]
     m = compute_metrics(recs, truth)["m"]
-    assert m["gated"]["recall"]["test"]["k"] == 1 and m["gated"]["recall"]["test"]["n"] == 2
+    assert m["gated"]["recall"]["test"] | {"ci95": None} == {"k": 1, "n": 1, "rate": 1.0, "ci95": None, "failed": 1}
+    assert (m["expected"], m["ok"], m["failed"], m["not_run"]) == (3, 2, 1, 0)
     assert m["failures_by_code"] == {"TIMEOUT": 1}
     assert m["gated"]["false_intervention"]["k"] == 0 and m["ungated"]["false_intervention"]["k"] == 1
     assert m["gated"]["warning_on_correct"]["k"] == 1 and m["gated"]["flagged_on_correct"]["k"] == 1

@@ -75,3 +75,25 @@ def test_unchanged_migrations_are_history_not_dangling(tmp_path: Path):
         result = run_review(tool_context(snap), "mechanical")
     assert result.verdict == "MODIFY"
     assert [(a.file, a.line) for c in result.claims for a in c.artifacts] == [("src/r.py", 1)]
+
+
+def test_callers_that_no_longer_fit_a_changed_signature_are_a_warning(tmp_path: Path):
+    base = {"src/geo.js": "export function area(w, h) {\n  return w * h;\n}\n",
+            "src/use.js": "import { area } from './geo.js';\n\nexport const A = area(2, 3);\n"}
+    head = {"src/geo.js": "export function area(w, h, d) {\n  return w * h * d;\n}\n"}
+    case = make_case(tmp_path / "a", base, head, checks={"tests": [], "typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "WARNING"
+    [claim] = result.claims
+    lookup = next(c for c in result.tool_calls if c.tool == "find_symbol")
+    assert lookup.args == {"name": "area", "kind": "reference"} and "src/use.js:3" in lookup.output
+    assert claim.claim.claim.startswith("`area` now takes (w, h, d) (was (w, h)), but unchanged callers no longer "
+                                        "fit: src/use.js:3 `area(2, 3)` ")
+    assert claim.claim.evidence_refs == [lookup.id, "src/use.js:3"] and claim.verdict == "WARNING"
+    # The same change with its caller updated is clean.
+    fixed = make_case(tmp_path / "b", base, {**head, "src/use.js": "import { area } from './geo.js';\n\n"
+                                                                    "export const A = area(2, 3, 1);\n"},
+                      checks={"tests": [], "typecheck": "none"})
+    with open_snapshot(case=fixed) as snap:
+        assert run_review(tool_context(snap), "mechanical").verdict == "KEEP"

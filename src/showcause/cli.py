@@ -14,7 +14,9 @@ from showcause.errors import EXIT_BAD_INPUT, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest, all_modes
+from showcause.judges.blindness import thresholds
 from showcause.render import render
+from showcause.review.decision_command import review_decision
 from showcause.review.engine import run_review
 from showcause.review.result import exit_code
 from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
@@ -114,14 +116,43 @@ def review(
     base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
     fmt: Annotated[str, typer.Option("--format", help="json, markdown, sarif, github or text.")] = "text",
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
-    fail_on: Annotated[str, typer.Option("--fail-on", help="MODIFY (default), WARNING or never.")] = "MODIFY",
+    fail_on: Annotated[str | None, typer.Option("--fail-on", help="MODIFY (default; for --decision: never), "
+                                                "WARNING or never.")] = None,
     task: Annotated[str | None, typer.Option("--task", help="What the change is for.")] = None,
     task_file: Annotated[Path | None, typer.Option("--task-file", help="Read the task from a file.")] = None,
     plan: Annotated[str | None, typer.Option("--plan", help="The author's plan or PR description.")] = None,
+    decision: Annotated[Path | None, typer.Option("--decision", help="Review a decision (JSON file) instead of a "
+                                                  "change: --mode blind_first (default) or proposal_first.")] = None,
+    blindness_warn: Annotated[float | None, typer.Option("--blindness-warn", help="Blindness warning threshold "
+                                                         "(default 0.15).")] = None,
+    blindness_leak: Annotated[float | None, typer.Option("--blindness-leak", help="Blindness refusal threshold "
+                                                         "for blind modes (default 0.5).")] = None,
 ) -> None:
-    """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE."""
+    """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE.
+
+    With --decision: exit 0 for any completed verdict, 1 only with --fail-on, 2 bad input, 3 failed review.
+    """
+    try:
+        limits = thresholds(blindness_warn, blindness_leak)
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
+        return
+    if decision is not None:
+        if any(x is not None for x in (case, repo, diff, base, head, config, task, task_file, plan)):
+            _fail("--decision takes no --case, --repo, --diff, --base, --head, --config, --task or --plan")
+        if output is not None and not output.parent.is_dir():
+            _fail(f"--output directory {output.parent} does not exist")
+        try:
+            _result, text, code = review_decision(decision, mode=mode, model=model, base_url=base_url, fmt=fmt,
+                                                  fail_on=fail_on, thresholds=limits)
+        except ShowcauseError as exc:
+            _fail(exc.message, exc.exit_code)
+            return
+        _write_output(text, output)
+        raise typer.Exit(code)
     if fmt not in FORMATS:
         _fail(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+    fail_on = fail_on or "MODIFY"
     if fail_on not in ("MODIFY", "WARNING", "never"):
         _fail(f"unknown --fail-on {fail_on!r}; use MODIFY, WARNING or never")
     if task_file is not None:
@@ -136,6 +167,7 @@ def review(
             chosen = mode or ("evidence_gate" if model else "mechanical")
             case_fields = snap.case.task if snap.case else {}
             request = ReviewRequest.from_case_input(case_fields, task=task, plan=plan, model=model, base_url=base_url)
+            request.blindness_warn, request.blindness_leak = limits.warn, limits.leak
             result = run_review(tool_context(snap, config), chosen, request)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
@@ -175,21 +207,44 @@ def cases_verify(
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases.")],
     modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
-    runs: Annotated[int, typer.Option("--runs", help="Runs per case and mode.")] = 1,
+    model: Annotated[list[str] | None, typer.Option("--model", help="provider:model for the model-driven modes; "
+                                                    "repeat for several models.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
+    runs: Annotated[int, typer.Option("--runs", help="Runs per case, mode and model.")] = 1,
     concurrency: Annotated[int, typer.Option("--concurrency", help="Reviews in parallel.")] = 2,
     out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path(
         "bench-out"),
-    resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases and modes).")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases, modes, models, "
+                                         "config, budgets and prompts).")] = False,
     config: ConfigOpt = None,
+    retries: Annotated[int, typer.Option("--retries", help="Retries of a review after a transient failure.")] = 2,
+    retry_backoff: Annotated[float, typer.Option("--retry-backoff", help="Seconds before the first retry "
+                                                 "(doubling; tripled after RATE_LIMITED).")] = 5.0,
+    max_cost: Annotated[float | None, typer.Option("--max-cost", help="Hard stop in USD (exit 3 when reached; "
+                                                   "earlier sessions' spend counts).")] = None,
+    unpriced_reserve: Annotated[float, typer.Option("--unpriced-reserve", help="USD reserved per review of a "
+                                                    "model with no known price.")] = 0.50,
+    max_rpm: Annotated[float | None, typer.Option("--max-rpm", help="Model calls per minute, across all "
+                                                  "workers (evenly spaced).")] = None,
+    baseline: Annotated[str | None, typer.Option("--baseline", help="Mode the others are compared with "
+                                                 "(paired cluster bootstrap).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 42,
 ) -> None:
-    """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out."""
+    """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
+
+    Exit 0 when every planned review ran (failed reviews included), 2 bad input or a refused --resume,
+    3 stopped at --max-cost (partial results written; raise the limit and --resume).
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from showcause.bench.report import render_report, write_plot
-    from showcause.bench.runner import BenchConfig, run_bench
+    from showcause.bench.runner import EXIT_STOPPED, BenchConfig, run_bench
 
     modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
-    cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config)
+    models = tuple(m.strip() for m in model or [] if m.strip())
+    cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
+                      base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
+                      max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, transient=True) as bar:
@@ -202,17 +257,26 @@ def bench(
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
-    command = " ".join(["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), "--runs", str(runs),
-                        "--concurrency", str(concurrency), "--out", str(out)])
-    (out / "report.md").write_text(render_report(results, command), encoding="utf-8")
+    parts = ["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), *(f"--model {m}" for m in models),
+             *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
+             "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
+             *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
+             "--seed", str(seed), "--out", str(out)]
+    (out / "report.md").write_text(render_report(results, " ".join(parts)), encoding="utf-8")
     write_plot(results, out / "recall_fi.png")
-    for mode, m in results["metrics"].items():
+    for label, m in results["metrics"].items():
         g = m["gated"]
         recall = ", ".join(f"{k} {v['k']}/{v['n']}" for k, v in g["recall"].items())
         fi = g["false_intervention"]
-        typer.echo(f"{mode}: recall {recall}; false interventions {fi['k']}/{fi['n']}; "
-                   f"failed {m['records'] - m['ok']}")
+        typer.echo(f"{label}: recall {recall}; false interventions {fi['k']}/{fi['n']}; failed {m['failed']}"
+                   + (f"; not run {m['not_run']}" if m["not_run"] else ""))
     typer.echo(f"wall time {results['wall_seconds']} s; report: {out / 'report.md'}")
+    stopped = results["stopped"]
+    if stopped:
+        typer.echo(f"showcause: stopped at --max-cost ${stopped['max_cost_usd']:g}: spent ${stopped['spent_usd']:.4f}, "
+                   f"the next review ({stopped['next']}) reserves ${stopped['next_reserve_usd']:.4f}; "
+                   f"{len(results['not_run'])} review(s) not run. Raise --max-cost and rerun with --resume.", err=True)
+        raise typer.Exit(EXIT_STOPPED)
 
 
 @app.command("modes")

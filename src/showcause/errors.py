@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "ShowcauseError", "ToolArgumentError"]
 
 EXIT_BAD_INPUT = 2
@@ -17,6 +19,7 @@ class ShowcauseError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+        self.meta: dict[str, Any] = {}   # what the failed step still reports (merged into a result's meta)
 
 
 class InputError(ShowcauseError):

@@ -1,4 +1,9 @@
-"""`showcause bench`: every (case, mode, run) is a record; checkpointed, resumable, never silent on failure."""
+"""`showcause bench`: every (case, run, mode, model) is a record; checkpointed, resumable, cost-limited,
+never silent on failure.
+
+Records are planned run by run, case by case, with every (mode, model) of a case next to each other, so a
+run stopped at the cost limit leaves cases covered by every arm rather than one arm complete.
+"""
 
 from __future__ import annotations
 
@@ -6,24 +11,31 @@ import json
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from showcause import __version__
+from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
+from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
+from showcause.bench.costs import SpendLedger
+from showcause.bench.identity import check_resume, git_state, run_identity, url_host
 from showcause.bench.metrics import compute_metrics
+from showcause.bench.ratelimit import RateLimiter
 from showcause.errors import InputError, ShowcauseError
-from showcause.inputs import open_snapshot, tool_context
-from showcause.judges.base import ReviewRequest, get_mode
-from showcause.review.engine import run_review
+from showcause.judges.base import get_mode
+from showcause.providers.registry import get_provider
 
-__all__ = ["BenchConfig", "run_bench"]
+__all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
 CHECKPOINT = "records.jsonl"
 RUN_INFO = "run.json"
+LEDGER = "spend.jsonl"
+EXIT_STOPPED = 3   # `showcause bench` stopped at --max-cost: results are partial, --resume continues
 
 
 @dataclass(frozen=True)
@@ -35,58 +47,81 @@ class BenchConfig:
     out: Path
     resume: bool = False
     config: Path | None = None
-
-    def identity(self, case_set: str) -> dict[str, Any]:
-        """What a resumed run must share with the original."""
-        cfg = self.config.read_text(encoding="utf-8") if self.config else ""
-        return {"case_set": case_set, "modes": list(self.modes), "runs": self.runs, "config": cfg,
-                "version": __version__}
-
-
-def _review_one(case: Case, mode: str, run: int, config: Path | None) -> dict[str, Any]:
-    started = time.monotonic()
-    record: dict[str, Any] = {"case": case.id, "mode": mode, "run": run}
-    try:
-        with open_snapshot(case=case.path) as snap:
-            ctx = tool_context(snap, config)
-            ctx.eager_base = False   # many reviews share the cores: no speculative base checks
-            result = run_review(ctx, mode, ReviewRequest.from_case_input(case.doc.input.model_dump()))
-        record.update({"verdict": result.verdict, "model_verdict": result.model_verdict,
-                       "status": "error" if result.error else "ok", "error": result.error,
-                       "seconds": round(time.monotonic() - started, 3), "usage": result.meta.get("usage") or {},
-                       "cost_usd": result.meta.get("cost_usd"), "claims": [c.to_json() for c in result.claims],
-                       "tool_calls": len(result.tool_calls)})
-    except ShowcauseError as exc:
-        record.update({"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
-                       "error": {"code": exc.code, "message": exc.message}, "seconds": time.monotonic() - started,
-                       "usage": {}, "cost_usd": None, "claims": []})
-    except Exception as exc:  # a crash in one review is a failed record, not a lost benchmark
-        record.update({"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
-                       "error": {"code": "INTERNAL_ERROR", "message": f"{type(exc).__name__}: {exc}"},
-                       "seconds": time.monotonic() - started, "usage": {}, "cost_usd": None, "claims": []})
-    return record
+    models: tuple[str, ...] = ()
+    base_url: str | None = None
+    retries: int = 2
+    backoff_s: float = 5.0
+    max_cost: float | None = None
+    max_rpm: float | None = None
+    unpriced_reserve: float = 0.50
+    baseline: str | None = None
+    seed: int = 42
 
 
-def _load_checkpoint(out: Path, identity: dict[str, Any], resume: bool) -> list[dict[str, Any]]:
+def _check(cfg: BenchConfig) -> dict[str, str | None]:
+    """Refuse bad flags before anything is written; returns each model's effective base URL."""
+    if not cfg.modes:
+        raise InputError("--modes names no mode")
+    needs_model = False
+    for mode in cfg.modes:
+        judge = get_mode(mode)
+        if judge is None:
+            raise InputError(f"unknown mode {mode!r}")
+        if judge.needs_model and not cfg.models:
+            raise InputError(f"mode {mode!r} needs a model (--model)")
+        needs_model = needs_model or judge.needs_model
+    if len(set(cfg.modes)) != len(cfg.modes) or len(set(cfg.models)) != len(cfg.models):
+        raise InputError("--modes and --model must not repeat a name")
+    if cfg.runs < 1 or cfg.concurrency < 1:
+        raise InputError("--runs and --concurrency must be at least 1")
+    if cfg.retries < 0 or cfg.backoff_s < 0 or cfg.unpriced_reserve < 0:
+        raise InputError("--retries, --retry-backoff and --unpriced-reserve must not be negative")
+    if cfg.max_cost is not None and cfg.max_cost < 0:
+        raise InputError("--max-cost must not be negative")
+    if cfg.max_rpm is not None and cfg.max_rpm <= 0:
+        raise InputError("--max-rpm must be positive")
+    if cfg.baseline is not None and cfg.baseline not in cfg.modes:
+        raise InputError(f"--baseline {cfg.baseline!r} is not one of --modes")
+    urls: dict[str, str | None] = {}
+    for spec in cfg.models if needs_model else ():
+        try:   # a missing key or a bad spec is bad input now, not a failure in every record later
+            provider = get_provider(spec, base_url=cfg.base_url)
+        except ShowcauseError as exc:
+            raise InputError(f"--model {spec}: {exc.message}") from None
+        urls[spec] = getattr(provider, "base_url", None)
+        close = getattr(provider, "close", None)
+        if callable(close):
+            close()
+    return urls
+
+
+def _plan(cases: list[Case], cfg: BenchConfig, models: tuple[str, ...]) -> list[Job]:
+    arms: list[tuple[str, str | None]] = []
+    for mode in cfg.modes:
+        judge = get_mode(mode)
+        assert judge is not None
+        arms += [(mode, m) for m in models] if judge.needs_model else [(mode, None)]
+    return [Job(c, mode, model, run) for run in range(1, cfg.runs + 1) for c in cases for mode, model in arms]
+
+
+def _read_checkpoint(out: Path, identity: dict[str, Any], resume: bool) -> dict[tuple[Any, ...], dict[str, Any]]:
+    """The last record of every job of an earlier session (a resumed run only)."""
     info, ckpt = out / RUN_INFO, out / CHECKPOINT
     if not resume:
         if ckpt.exists():
             raise InputError(f"{out} already holds a benchmark run; use --resume or another --out")
-        return []
+        return {}
     if not info.exists():
         raise InputError(f"--resume: {out} holds no benchmark run")
-    saved = json.loads(info.read_text(encoding="utf-8"))
-    changed = [k for k in identity if saved.get(k) != identity[k]]
-    if changed:
-        raise InputError(f"--resume refused: {', '.join(changed)} changed since the run started")
-    records = []
+    check_resume(json.loads(info.read_text(encoding="utf-8")), identity)
+    latest: dict[tuple[Any, ...], dict[str, Any]] = {}
     for line in ckpt.read_text(encoding="utf-8").splitlines() if ckpt.exists() else []:
         try:
-            records.append(json.loads(line))
+            record = json.loads(line)
         except json.JSONDecodeError:
             continue  # a line cut by a crash: that review runs again
-    # Failed reviews are transient by assumption and run again; successful ones are kept.
-    return [r for r in records if r.get("status") == "ok"]
+        latest[record_key(record)] = record
+    return latest
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -95,48 +130,99 @@ def _atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+class _Pool:
+    """Workers pulling jobs in plan order until the queue is empty or the cost limit stops the run."""
+
+    def __init__(self, jobs: list[Job], previous: dict[tuple[Any, ...], dict[str, Any]], policy: AttemptPolicy,
+                 checkpoint: Path, progress: Callable[[int, int, dict[str, Any]], None] | None) -> None:
+        self.queue = deque(jobs)
+        self.total = len(jobs)
+        self.previous = previous
+        self.policy = policy
+        self.checkpoint = checkpoint
+        self.progress = progress
+        self.lock = threading.Lock()
+        self.records: list[dict[str, Any]] = []
+        self.refused: list[Job] = []
+        self.cancelled = False
+
+    def work(self) -> None:
+        while True:
+            with self.lock:
+                if not self.queue or self.cancelled or self.policy.ledger.stopped is not None:
+                    return
+                job = self.queue.popleft()
+            record = run_job(job, self.policy, self.previous.get(job.key))
+            with self.lock:
+                if record is None:
+                    self.refused.append(job)
+                    continue
+                self.records.append(record)
+                with self.checkpoint.open("a", encoding="utf-8") as fh:
+                    fh.write(json.dumps(record) + "\n")
+                done = len(self.records)
+            if self.progress:
+                self.progress(done, self.total, record)
+
+    def run(self, workers: int) -> None:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            try:
+                for fut in [pool.submit(self.work) for _ in range(workers)]:
+                    fut.result()
+            except BaseException:   # Ctrl-C: the reviews in flight finish and are kept, no new one starts
+                self.cancelled = True
+                raise
+
+
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    for mode in cfg.modes:
-        judge = get_mode(mode)
-        if judge is None:
-            raise InputError(f"unknown mode {mode!r}")
-        if judge.needs_model:
-            raise InputError(f"mode {mode!r} needs a model (--model)")
-    if cfg.runs < 1 or cfg.concurrency < 1:
-        raise InputError("--runs and --concurrency must be at least 1")
+    urls = _check(cfg)
     paths = find_cases(cfg.cases_dir)
     if not paths:
         raise InputError(f"{cfg.cases_dir}: no cases")
     cases = [load_case(p) for p in paths]
-    identity = cfg.identity(case_set_hash(paths))
+    models = tuple(urls) if urls else ()
+    identity = run_identity(case_set=case_set_hash(paths), modes=list(cfg.modes), models=list(models),
+                            runs=cfg.runs, config=cfg.config, base_urls=urls)
     cfg.out.mkdir(parents=True, exist_ok=True)
-    kept = _load_checkpoint(cfg.out, identity, cfg.resume)
+    latest = _read_checkpoint(cfg.out, identity, cfg.resume)
+    plan = _plan(cases, cfg, models)
+    planned = {j.key for j in plan}
+    # Successes and non-transient failures are final; transient failures run again, carrying their attempts.
+    kept = {k: r for k, r in latest.items() if k in planned and (r["status"] == "ok" or not is_transient(r["error"]))}
+    again = {k: r for k, r in latest.items() if k in planned and k not in kept}
     _atomic_write(cfg.out / RUN_INFO, json.dumps(identity, indent=2))
-    done = {(r["case"], r["mode"], r["run"]) for r in kept}
-    todo = [(c, m, r) for r in range(1, cfg.runs + 1) for m in cfg.modes for c in cases if (c.id, m, r) not in done]
     ckpt = cfg.out / CHECKPOINT
-    lock = threading.Lock()
-    # Rewrite the checkpoint with the kept records only, then append as reviews finish.
-    _atomic_write(ckpt, "".join(json.dumps(r) + "\n" for r in kept))
-    records = list(kept)
+    _atomic_write(ckpt, "".join(json.dumps(r) + "\n" for r in [*kept.values(), *again.values()]))
+    ledger = SpendLedger(cfg.out / LEDGER, cfg.max_cost)
+    limiter = RateLimiter(cfg.max_rpm) if cfg.max_rpm else None
+    policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
+                           unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter)
+    pool = _Pool([j for j in plan if j.key not in kept], again, policy, ckpt, progress)
     started = time.monotonic()
-    with ThreadPoolExecutor(max_workers=cfg.concurrency) as pool, ckpt.open("a", encoding="utf-8") as fh:
-        futures = [pool.submit(_review_one, c, m, r, cfg.config) for c, m, r in todo]
-        for i, fut in enumerate(as_completed(futures), 1):
-            record = fut.result()
-            with lock:
-                records.append(record)
-                fh.write(json.dumps(record) + "\n")
-                fh.flush()
-            if progress:
-                progress(i, len(todo), record)
+    pool.run(cfg.concurrency)
     wall = round(time.monotonic() - started, 2)
-    order = {(c.id, m, r): i for i, (c, m, r) in enumerate((c, m, r) for r in range(1, cfg.runs + 1)
-                                                             for m in cfg.modes for c in cases)}
-    records.sort(key=lambda r: order.get((r["case"], r["mode"], r["run"]), 0))
+    finished = {record_key(r): r for r in [*kept.values(), *again.values(), *pool.records]}
+    order = {j.key: i for i, j in enumerate(plan)}
+    records = sorted(finished.values(), key=lambda r: order[record_key(r)])
+    not_run = [{"case": j.case.id, "mode": j.mode, "model": j.model, "run": j.run} for j in plan
+               if j.key not in finished]
     truth = {c.id: c.doc.truth.model_dump() | {"language": c.doc.language, "source": c.doc.source.kind}
              for c in cases}
-    results = {"case_set": identity["case_set"], "version": __version__, "modes": list(cfg.modes), "runs": cfg.runs,
-               "wall_seconds": wall, "records": records, "metrics": compute_metrics(records, truth), "truth": truth}
+    results = {
+        "case_set": identity["case_set"], "version": __version__, "git": git_state(),
+        "modes": list(cfg.modes), "models": list(models), "runs": cfg.runs,
+        "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
+        "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
+        "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
+        "concurrency": cfg.concurrency, "max_rpm": cfg.max_rpm,
+        "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
+        "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve,
+        "wall_seconds": wall, "expected_records": len(plan), "stopped": ledger.stopped, "not_run": not_run,
+        "spend": ledger.totals(), "records": records,
+        "metrics": compute_metrics(records, truth, not_run),
+        "comparisons": compare_modes(records, truth, cfg.baseline, seed=cfg.seed, resamples=RESAMPLES)
+        if cfg.baseline else [],
+        "truth": truth,
+    }
     _atomic_write(cfg.out / "results.json", json.dumps(results, indent=2))
     return results

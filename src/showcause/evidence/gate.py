@@ -4,10 +4,11 @@ Rules (DESIGN.md, "Artifacts and the gate"), each closing a hole of the predeces
 - only `test_regression`, `new_type_error` and `dangling_reference` artifacts qualify, and the tools
   create them only when the change introduced them (red-on-base tests and pre-existing type errors never);
 - a cited tool id must exist; a cited location or test id must have been shown by a call of this review,
-  and by one of the cited calls when tool ids are cited too; file paths match exactly, never by suffix;
+  and by one of the cited calls when tool ids are cited too (an id that does not exist is a cited call
+  that showed nothing); file paths match exactly, never by suffix;
 - when locations or test ids are cited, the artifact must be at one of them (citing a call is not enough
   to borrow an unrelated artifact of that call);
-- the artifact must relate to the claim: its file, test or retired name appears in what the claim says;
+- the artifact must relate to the claim: its file, test or retired name appears, whole, in what the claim says;
 - an artifact whose output line was cut from the text the judge saw does not exist (the ledger drops it).
 """
 
@@ -73,7 +74,8 @@ def _mentions(claim: Claim, artifact: Artifact) -> bool:
         keys |= {test, test.rsplit("::", 1)[-1]}
     elif artifact.type == "dangling_reference" and artifact.detail.count("`") >= 2:
         keys.add(artifact.detail.split("`")[1])
-    return any(k and k in said for k in keys)
+    # Whole names only: `a.py` is not named by "data.py", nor `total` by "subtotal".
+    return any(k and re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", said) for k in keys)
 
 
 def _matches(artifact: Artifact, ref: Ref) -> bool:
@@ -103,18 +105,20 @@ def _gate_one(claim: Claim, calls: list[ToolCall]) -> GatedClaim:
     by_id = {c.id: c for c in calls}
     refs = [parse_ref(r) for r in claim.evidence_refs if isinstance(r, str)]
     reasons: list[str] = []
-    cited = []
+    named = [r for r in refs if r.kind == "tool"]
+    cited = [by_id[r.text] for r in named if r.text in by_id]
     for r in refs:
-        if r.kind == "tool":
-            if r.text in by_id:
-                cited.append(by_id[r.text])
-            else:
-                reasons.append(f"{r.text} is not a tool call of this review")
-    scope = cited or calls
+        if r.kind == "tool" and r.text not in by_id:
+            reasons.append(f"{r.text} is not a tool call of this review")
+        elif r.kind == "other" and r.text:
+            reasons.append(f"{r.text} is not a tool id, a location (path:line) or a test id (path::name)")
+    # Once any tool id is cited, locations must come from the cited calls that exist: an invented id (T99)
+    # must not widen the scope to every call of the review.
+    scope = cited if named else calls
     pinned = [r for r in refs if r.kind in ("location", "test")]
     for r in pinned:
         if not _shown_by(scope, r):
-            where = "the cited calls" if cited else "any tool call of this review"
+            where = "the cited calls" if named else "any tool call of this review"
             reasons.append(f"{r.text} was not shown by {where}")
     shown_pins = [r for r in pinned if _shown_by(scope, r)]
     pool = [a for c in scope for a in c.artifacts]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -31,6 +32,7 @@ class ToolCall:
     shown: list[Shown] = field(default_factory=list)
     isolation: str | None = None
     results: list[dict[str, Any]] | None = None
+    tree: str = "head"           # the tree the call read (base: a blind phase; such calls never back a claim)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "tool": self.tool, "args": self.args, "ok": self.ok,
@@ -38,6 +40,8 @@ class ToolCall:
                                 "ms": self.ms, "isolation": self.isolation}
         if self.results is not None:
             data["results"] = self.results
+        if self.tree != "head":
+            data["tree"] = self.tree
         return data
 
 
@@ -62,11 +66,22 @@ def _cut(out: ToolOutput, limit: int) -> tuple[str, bool]:
 class Ledger:
     """Runs tools through the registry, validates arguments, caps output, records everything."""
 
-    def __init__(self, ctx: ToolContext) -> None:
+    def __init__(self, ctx: ToolContext, tools: Iterable[str] | None = None) -> None:
         self.ctx = ctx
         self.calls: list[ToolCall] = []
+        self.tools = frozenset(tools) if tools is not None else None   # None: every registered tool
 
-    def _retirement(self) -> Retirement:
+    def view(self, side: str, tools: Iterable[str]) -> Ledger:
+        """A ledger over another tree of the same snapshot, limited to `tools`, that shares this record.
+
+        Its calls get the next ids of this review and are recorded with `tree=side`.
+        """
+        other = Ledger(replace(self.ctx, side=side), tools)
+        other.calls = self.calls
+        return other
+
+    def retirement(self) -> Retirement:
+        """The names this change retired (computed once per review, shared by every call)."""
         found = self.ctx.cache.get("retirement")
         if not isinstance(found, Retirement):
             found = Retirement(self.ctx.snapshot, timeout=self.ctx.policy.search_timeout_s)
@@ -98,6 +113,8 @@ class Ledger:
         try:
             if tool is None:
                 raise ToolArgumentError(f"unknown tool {name!r}")
+            if self.tools is not None and name not in self.tools:
+                raise ToolArgumentError(f"{name} is not available here; use {', '.join(sorted(self.tools))}")
             if isinstance(args, str):
                 try:
                     args = json.loads(args or "{}")
@@ -112,18 +129,22 @@ class Ledger:
                 raise ToolArgumentError(f"invalid arguments: {_explain(exc)}") from exc
             out = tool.run(self.ctx, parsed)
             if out.ok and out.shown and self.ctx.side == "head":
-                out.artifacts += dangling_artifacts(self._retirement(), out.shown)
+                out.artifacts += dangling_artifacts(self.retirement(), out.shown)
         except ToolArgumentError as exc:
             out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
         except (OSError, RuntimeError, ValueError) as exc:
             # A tool that fails is a failed call in the ledger, not a failed review.
             out = ToolOutput(text=f"{name}: failed: {type(exc).__name__}: {exc}", ok=False)
         text, _ = _cut(out, self.ctx.policy.max_chars)
-        # Only what was actually shown counts: anything cut away can never be cited.
-        lines = set(text.splitlines())
+        # Only what was actually shown counts: anything cut away can never be cited. Lines are what `_cut`
+        # keeps whole: split at \n only (str.splitlines would also split a shown line at U+2028, \f …).
+        lines = set(text.split("\n"))
         artifacts = [Artifact(a.type, a.file, a.line, a.detail, a.line_text, call_id)
                      for a in out.artifacts if a.line_text in lines]
         shown = [s for s in out.shown if s.line_text in lines]
+        if self.ctx.side != "head":
+            # What a call showed on another tree is not in the change: it can never be cited as evidence.
+            artifacts, shown = [], []
         return ToolCall(id=call_id, tool=str(name), args=shown_args, ok=out.ok, output=f"{call_id} {text}",
                         ms=int((time.monotonic() - started) * 1000), artifacts=artifacts, shown=shown,
-                        isolation=out.isolation, results=out.results)
+                        isolation=out.isolation, results=out.results, tree=self.ctx.side)

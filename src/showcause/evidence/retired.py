@@ -9,6 +9,7 @@ is still defined or read elsewhere) from counting as retired.
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -165,9 +166,14 @@ class Retirement:
         """Retired names used at a head location outside the change's added lines, in code or config.
 
         Migrations are history: the one that created a column still names it after a later migration
-        renames it, and it must not be edited, so an unchanged migration file is never a use.
+        renames it, and it must not be edited, so an unchanged migration file is never a use. A location
+        reached through a symlink (`conf/settings.json` with `conf -> .`) is never a use either: under
+        another name the change's own added lines would look unchanged.
         """
         if line is None or not self.names or self.snapshot.diff.is_added(file, line):
+            return []
+        root = os.path.realpath(self.snapshot.head)
+        if os.path.realpath(os.path.join(root, file)) != os.path.join(root, file):
             return []
         if _HISTORY.intersection(file.split("/")[:-1]) and file not in self.snapshot.diff.files:
             return []

@@ -23,6 +23,8 @@ class ReviewRequest:
     context: str = ""
     decision_type: str = ""
     risk_level: str = ""
+    blindness_warn: float = 0.15         # thresholds of the blindness check (judges/blindness.py)
+    blindness_leak: float = 0.5
 
     @classmethod
     def from_case_input(cls, fields: dict[str, Any], *, task: str | None = None, plan: str | None = None,
@@ -44,6 +46,7 @@ class JudgeAnswer:
     usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float | None = None
     prompts: dict[str, str] = field(default_factory=dict)   # prompt name -> hash
+    meta: dict[str, Any] = field(default_factory=dict)      # mode-specific additions to the result's meta
 
 
 class Judge(Protocol):

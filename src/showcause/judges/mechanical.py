@@ -8,15 +8,18 @@ Deterministic: the same snapshot gives the same calls, claims and verdict.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from showcause.evidence.arity import ArityMismatch, arity_changes
 from showcause.evidence.artifacts import Artifact
 from showcause.evidence.ledger import Ledger, ToolCall
-from showcause.evidence.retired import RetiredName, Retirement
+from showcause.evidence.retired import RetiredName
 from showcause.judges.affected import affected_tests
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 
 __all__ = ["MechanicalJudge", "Probes", "run_probes"]
@@ -71,17 +74,38 @@ def _dangling_claim(call: ToolCall, name: str) -> Claim | None:
 
 @dataclass
 class Probes:
-    """What the mechanical probes ran: test and typecheck calls, and one search per retired name."""
+    """What the mechanical probes ran: test and typecheck calls, one search per retired name, and one
+    reference lookup per function whose unchanged callers no longer fit its new parameters."""
 
     tests: list[str]
     why_tests: str
     calls: list[ToolCall]
     names: list[RetiredName]
     searches: list[ToolCall]
+    arity: list[tuple[ToolCall, list[ArityMismatch]]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def all_calls(self) -> list[ToolCall]:
-        return [*self.calls, *self.searches]
+        return [*self.calls, *self.searches, *(call for call, _ in self.arity)]
+
+
+def _arity(snapshot: Snapshot, notes: list[str]) -> list[ArityMismatch]:
+    try:
+        return arity_changes(snapshot)
+    except Exception as exc:  # an advisory probe must never cost the review its blocking evidence
+        notes.append(f"the arity probe failed ({type(exc).__name__}: {exc})")
+        return []
+
+
+def _arity_claim(call: ToolCall, found: list[ArityMismatch]) -> Claim:
+    first = found[0]
+    sites = "; ".join(f"{m.file}:{m.line} `{m.call}` {m.reason}" for m in found[:_MAX_LISTED])
+    more = f" (and {len(found) - _MAX_LISTED} more)" if len(found) > _MAX_LISTED else ""
+    return Claim(claim=f"`{first.function}` now takes {first.new} (was {first.old}), but unchanged callers no longer "
+                       f"fit: {sites}{more}.", severity="medium", location=f"{first.file}:{first.line}",
+                 evidence_refs=[call.id, *(f"{m.file}:{m.line}" for m in found[:_MAX_LISTED])], result="confirmed",
+                 verdict="WARNING", fix=f"Update the callers of `{first.function}` or keep the old parameters.")
 
 
 def run_probes(ledger: Ledger) -> Probes:
@@ -94,16 +118,27 @@ def run_probes(ledger: Ledger) -> Probes:
     probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group}) for group in (py, js) if group]
     if choose_checkers(ctx.snapshot.head, ctx.typecheck):
         probes.append(("typecheck", {}))
-    calls = ledger.call_many(probes, workers=2)
-    retirement = ctx.cache.get("retirement")
-    if not isinstance(retirement, Retirement):
-        retirement = Retirement(ctx.snapshot, timeout=ctx.policy.search_timeout_s)
-        ctx.cache["retirement"] = retirement
+    # Finding the retired names is Python work (both trees' symbols): it overlaps the test and
+    # typecheck processes instead of waiting for them.
+    notes: list[str] = []
+    with ThreadPoolExecutor(max_workers=1) as side:
+        retiring = side.submit(ledger.retirement)
+        fitting = side.submit(_arity, ctx.snapshot, notes)
+        calls = ledger.call_many(probes, workers=2)
+        retirement = retiring.result()
+        mismatches = fitting.result()
     names = sorted(retirement.names.values(), key=lambda r: (-r.head_count, r.name))[:_MAX_NAMES]
-    searches = ledger.call_many([("search", {"pattern": rf"(?:^|[^A-Za-z0-9_$]){re.escape(r.name)}"
-                                                          r"(?:$|[^A-Za-z0-9_$])"})
-                                 for r in names], workers=2)
-    return Probes(tests, why_tests, calls, names, searches)
+    by_function: dict[str, list[ArityMismatch]] = {}
+    for m in mismatches:
+        by_function.setdefault(m.function, []).append(m)
+    functions = list(by_function)[:_MAX_NAMES]
+    lookups = ledger.call_many([*(("search", {"pattern": rf"(?:^|[^A-Za-z0-9_$]){re.escape(r.name)}"
+                                                         r"(?:$|[^A-Za-z0-9_$])"}) for r in names),
+                                *(("find_symbol", {"name": f.rsplit(".", 1)[-1], "kind": "reference"})
+                                  for f in functions)], workers=2)
+    searches, refs = lookups[:len(names)], lookups[len(names):]
+    arity = [(call, by_function[f]) for call, f in zip(refs, functions, strict=True)]
+    return Probes(tests, why_tests, calls, names, searches, arity, notes)
 
 
 class MechanicalJudge:
@@ -114,7 +149,8 @@ class MechanicalJudge:
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         p = run_probes(ledger)
         claims = [c for c in (*(_test_claim(x) for x in p.calls), *(_type_claim(x) for x in p.calls),
-                              *(_dangling_claim(s, r.name) for s, r in zip(p.searches, p.names, strict=True)))
+                              *(_dangling_claim(s, r.name) for s, r in zip(p.searches, p.names, strict=True)),
+                              *(_arity_claim(call, found) for call, found in p.arity))
                   if c is not None]
         problems = [c for c in p.calls if not c.ok]
         if problems and len(claims) < MAX_CLAIMS:
@@ -123,6 +159,8 @@ class MechanicalJudge:
                                 severity="low", evidence_refs=ids, result="unable_to_verify", verdict="WARNING"))
         summary = (f"Mechanical probes: {len(p.tests)} test file(s) ({p.why_tests}), "
                    f"{'typecheck' if any(c.tool == 'typecheck' for c in p.calls) else 'no typecheck'}, "
-                   f"{len(p.names)} retired name(s) searched. "
+                   f"{len(p.names)} retired name(s) searched"
+                   + (f", {len(p.arity)} function(s) with callers that no longer fit" if p.arity else "")
+                   + "".join(f"; {n}" for n in p.notes) + ". "
                    + (f"{len(claims)} finding(s)." if claims else "Nothing the change introduced was found."))
         return JudgeAnswer(FinalAnswer(summary=summary, claims=claims[:MAX_CLAIMS]))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from importlib.metadata import entry_points
 
 from showcause.providers.anthropic import anthropic_provider
@@ -12,7 +14,8 @@ from showcause.providers.errors import ConfigError
 from showcause.providers.openai import ollama_provider, openai_provider, openrouter_provider
 from showcause.providers.scripted import ScriptedProvider
 
-__all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "get_provider", "known_prefixes", "register_provider"]
+__all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "get_provider", "known_prefixes", "register_provider",
+           "wrapping_providers"]
 
 log = logging.getLogger("showcause.providers")
 
@@ -34,6 +37,18 @@ PROVIDERS: dict[str, ProviderFactory] = {
     "scripted": _scripted,
 }
 _plugins_loaded = False
+# A wrapper for every provider made in the current context (the benchmark meters and paces model calls).
+_WRAPPER: ContextVar[Callable[[Provider], Provider] | None] = ContextVar("showcause_provider_wrapper", default=None)
+
+
+@contextmanager
+def wrapping_providers(wrap: Callable[[Provider], Provider]) -> Iterator[None]:
+    """Within this block (this thread's context), `get_provider` returns `wrap(provider)`."""
+    token = _WRAPPER.set(wrap)
+    try:
+        yield
+    finally:
+        _WRAPPER.reset(token)
 
 
 def register_provider(prefix: str, factory: ProviderFactory, *, replace: bool = False) -> None:
@@ -80,4 +95,6 @@ def get_provider(spec: str, *, base_url: str | None = None, config: ProviderConf
         raise ConfigError(f"unknown provider {prefix!r} (known providers: {', '.join(known)})")
     if not model.strip():
         raise ConfigError(f"--model {prefix}: names no model (expected {prefix}:MODEL)")
-    return factory(model.strip(), base_url, config or ProviderConfig())
+    provider = factory(model.strip(), base_url, config or ProviderConfig())
+    wrap = _WRAPPER.get()
+    return provider if wrap is None else wrap(provider)

@@ -31,6 +31,7 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
         answer = judge.judge(request, ledger)
     except ShowcauseError as exc:
         meta["seconds"] = round(time.monotonic() - started, 3)
+        meta.update(exc.meta)
         return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}",
                             tool_calls=ledger.calls, meta=meta, error={"code": exc.code, "message": exc.message},
                             label=ctx.snapshot.label)
@@ -39,7 +40,7 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
     if levels:
         meta["isolation"] = min(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))
     meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
-                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts})
+                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts, **answer.meta})
     return ReviewResult(
         verdict=most_severe([g.verdict for g in gated]),
         model_verdict=most_severe([g.claim.verdict for g in gated]),

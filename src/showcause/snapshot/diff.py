@@ -56,7 +56,8 @@ class Diff:
 
 
 def _strip_prefix(raw: str, prefixes: tuple[str, ...]) -> str:
-    raw = raw.strip()
+    # Never strip spaces: they belong to the name ('settings.json ' is another file); git ends such a
+    # header with a tab, already split off.
     if raw.startswith('"') and raw.endswith('"'):
         raw = raw[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1").decode(
             "utf-8", "replace")
@@ -71,7 +72,8 @@ def parse_unified_diff(text: str, prefixes: tuple[str, ...] = ("a/", "b/")) -> D
     current: FileChange | None = None
     old_path = new_path = ""
     old_line = new_line = 0
-    for line in text.splitlines():
+    # git ends lines with \n only; str.splitlines would also break inside a line at U+2028, \f, \v, \x85 …
+    for line in (raw.removesuffix("\r") for raw in text.split("\n")):
         if line.startswith("diff --git "):
             current = None
             old_path = new_path = ""

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import sys
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from showcause.sandbox.policy import Policy
@@ -22,6 +23,9 @@ __all__ = ["CheckRun", "Diagnostic", "choose_checkers", "match_new", "parse_pyri
 
 _TSC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
                        r"(?P<msg>.*)$")
+# A name holding a line break or a diagnostic's shape would make a line of tsc's output name another file:
+# `src/a.js(3,5): error TS2322: x.js` reads as an error at src/a.js:3.
+_TSC_LOOKALIKE = re.compile(r"[\r\n]|\(\d+,\d+\): (?:error|warning) TS\d+: ")
 
 
 @dataclass(frozen=True)
@@ -97,9 +101,35 @@ def parse_pyright(stdout: str, root: str) -> list[Diagnostic] | None:
     return out
 
 
+def _plain_names(root: Path) -> dict[str, str]:
+    """Rename, in a throw-away copy, every file or directory whose name could forge a tsc line.
+
+    Returns plain name -> original name; diagnostics are mapped back with `_original`.
+    """
+    names: dict[str, str] = {}
+    token = secrets.token_hex(6)    # a name no repository can hold in advance, so mapping back is unambiguous
+    for dirpath, dirnames, filenames in os.walk(root):
+        for entries in (dirnames, filenames):
+            for i, name in enumerate(entries):
+                if not _TSC_LOOKALIKE.search(name):
+                    continue
+                ext = os.path.splitext(name)[1]
+                plain = f"showcause-{token}-{len(names)}{ext if re.fullmatch(r'[.][A-Za-z0-9]{1,10}', ext) else ''}"
+                os.rename(os.path.join(dirpath, name), os.path.join(dirpath, plain))
+                names[plain] = name
+                entries[i] = plain      # os.walk goes on into a renamed directory
+    return names
+
+
+def _original(diag: Diagnostic, names: dict[str, str]) -> Diagnostic:
+    if not names:
+        return diag
+    return replace(diag, file="/".join(names.get(part, part) for part in diag.file.split("/")))
+
+
 def parse_tsc(stdout: str, root: str) -> list[Diagnostic]:
     out = []
-    for line in stdout.splitlines():
+    for line in (raw.removesuffix("\r") for raw in stdout.split("\n")):
         m = _TSC_LINE.match(line)
         if not m or m["sev"] != "error":
             continue
@@ -117,6 +147,7 @@ def _inside(tree: Path, diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
     """Run the checker over `tree` (or, for pyright, only over `files`: the others cannot change)."""
+    renamed: dict[str, str] = {}
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
             pyright = shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"
@@ -131,6 +162,8 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
             if tsc is None:
                 return CheckRun(checker, (), None, "tsc is not installed (run `make setup`)")
             argv = [shutil.which("node") or "/usr/bin/node", str(tsc), "--noEmit", "--pretty", "false"]
+            # tsc prints file names as they are: odd names are replaced in the copy, then mapped back.
+            renamed = _plain_names(dirs.workspace)
             if (tree / "tsconfig.json").is_file():
                 argv += ["-p", "tsconfig.json"]
         proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
@@ -144,7 +177,7 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
             tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
             return CheckRun(checker, (), proc, f"pyright failed (exit {proc.returncode}): {tail}")
         return CheckRun(checker, tuple(_inside(tree, parsed)), proc)
-    diags = _inside(tree, parse_tsc(proc.stdout, proc.root))
+    diags = _inside(tree, [_original(d, renamed) for d in parse_tsc(proc.stdout, proc.root)])
     # tsc 5 exits 2 and tsc 7 exits 1 when it reports errors; anything else non-zero without errors is a crash.
     if proc.returncode != 0 and not diags:
         tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]

@@ -1,0 +1,1 @@
+ALTER TABLE orders RENAME COLUMN customer_name TO client_name;

@@ -1,0 +1,8 @@
+// @ts-check
+/** @param {number} a @param {number} b @returns {number} */
+export function mul(a, b) {
+  return a * b;
+}
+
+/** @type {string} */
+export const label = 'math';

@@ -1,0 +1,1 @@
+CREATE TABLE orders (id INTEGER PRIMARY KEY, customer_name TEXT NOT NULL, total NUMERIC NOT NULL);

@@ -1,0 +1,172 @@
+"""One benchmark record: a (case, run, mode, model) reviewed, with retries for transient failures.
+
+Every attempt is reserved against the cost limit before it starts, metered call by call while it runs,
+and written to the spend ledger when it ends, whatever its outcome. The record sums usage and cost over
+all its attempts (earlier sessions' included when a resume re-runs it) and lists each retried failure.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from showcause.bench.cases import Case
+from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
+from showcause.bench.metering import MeteredProvider
+from showcause.bench.ratelimit import RateLimiter
+from showcause.errors import ShowcauseError
+from showcause.inputs import open_snapshot, tool_context
+from showcause.judges.base import ReviewRequest
+from showcause.providers.registry import wrapping_providers
+from showcause.review.engine import run_review
+
+__all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
+
+TRANSIENT_CODES = ("TIMEOUT", "PROVIDER_NETWORK_ERROR", "RATE_LIMITED")
+_USAGE_KEYS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "unpriced_calls")
+
+
+@dataclass(frozen=True)
+class Job:
+    case: Case
+    mode: str
+    model: str | None
+    run: int
+
+    @property
+    def key(self) -> tuple[str, str, str | None, int]:
+        return (self.case.id, self.mode, self.model, self.run)
+
+    def label(self) -> str:
+        return f"{self.case.id} {self.mode}{f' {self.model}' if self.model else ''} run {self.run}"
+
+
+def record_key(record: dict[str, Any]) -> tuple[str, str, str | None, int]:
+    return (record["case"], record["mode"], record.get("model"), record["run"])
+
+
+def is_transient(error: dict[str, Any] | None) -> bool:
+    """Worth another attempt: timeouts, network and rate-limit failures, and server errors (HTTP ≥ 500)."""
+    if not error:
+        return False
+    code, status = error.get("code"), error.get("status")
+    return code in TRANSIENT_CODES or (code == "PROVIDER_HTTP_ERROR" and isinstance(status, int) and status >= 500)
+
+
+@dataclass
+class AttemptPolicy:
+    config: Path | None
+    base_url: str | None
+    retries: int
+    backoff_s: float
+    unpriced_reserve: float
+    ledger: SpendLedger
+    limiter: RateLimiter | None = None
+    sleep: Callable[[float], None] = field(default=time.sleep)
+
+    def backoff(self, retry: int, code: str | None) -> float:
+        """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit."""
+        return self.backoff_s * (2 ** retry) * (3 if code == "RATE_LIMITED" else 1)
+
+
+def _review(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
+    """One attempt: the review's outcome fields (never raises)."""
+    out: dict[str, Any] = {"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
+                           "error": None, "claims": [], "tool_calls": 0, "served_model": None, "prompts": {}}
+    try:
+        with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)), \
+                open_snapshot(case=job.case.path) as snap:
+            ctx = tool_context(snap, policy.config)
+            ctx.eager_base = False   # many reviews share the cores: no speculative base checks
+            request = ReviewRequest.from_case_input(job.case.doc.input.model_dump(), model=job.model,
+                                                    base_url=policy.base_url if job.model else None)
+            result = run_review(ctx, job.mode, request)
+        out.update({"verdict": result.verdict, "model_verdict": result.model_verdict,
+                    "status": "error" if result.error else "ok", "error": result.error,
+                    "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
+                    "served_model": result.meta.get("model") if job.model else None,
+                    "prompts": result.meta.get("prompts") or {}})
+    except ShowcauseError as exc:
+        out["error"] = {"code": exc.code, "message": exc.message}
+    except Exception as exc:  # a crash in one review is a failed record, not a lost benchmark
+        out["error"] = {"code": "INTERNAL_ERROR", "message": f"{type(exc).__name__}: {exc}"}
+    error = out["error"]
+    if error and meter.last_error and meter.last_error[0] == error["code"] and meter.last_error[1] is not None:
+        # The HTTP status decides whether a server error is transient; the review's error does not carry it.
+        out["error"] = {**error, "status": meter.last_error[1]}
+    return out
+
+
+def _carry(previous: dict[str, Any] | None) -> tuple[int, list[dict[str, Any]], dict[str, Any], float | None, float]:
+    """Attempts, retries, usage, cost and seconds of an earlier session's transiently failed record."""
+    if previous is None:
+        return 0, [], {k: 0 for k in _USAGE_KEYS}, None, 0.0
+    retries = [*previous.get("retries", []),
+               {"attempt": previous.get("attempts", 1), "code": previous["error"]["code"],
+                "status": previous["error"].get("status"), "message": previous["error"].get("message", ""),
+                "seconds": previous.get("seconds"), "cost_usd": None, "backoff_s": None, "resumed": True}]
+    usage = {k: int((previous.get("usage") or {}).get(k) or 0) for k in _USAGE_KEYS}
+    return (int(previous.get("attempts", 1)), retries, usage, previous.get("cost_usd"),
+            float(previous.get("seconds_total") or previous.get("seconds") or 0.0))
+
+
+def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The record for `job`, or None when not even its first attempt could start (the cost limit)."""
+    attempts, retries, usage, cost, seconds_total = _carry(previous)
+    price = price_per_token(job.model) if job.model else (0.0, 0.0)
+    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve)
+    sources: set[str] = {previous["cost_source"]} if previous and previous.get("cost_source") not in (None, "none") \
+        else set()
+    outcome: dict[str, Any] | None = None
+    seconds = 0.0
+    for retry in range(policy.retries + 1):
+        if not policy.ledger.reserve(reserve, job.label()):
+            if outcome is None:
+                return None
+            assert outcome["error"] is not None
+            outcome["error"]["message"] += " (no retry: the cost limit stopped the run)"
+            break
+        attempts += 1
+        meter = Meter(price)
+        started = time.monotonic()
+        current: dict[str, Any] | None = None
+        try:
+            current = _review(job, policy, meter)
+        finally:   # the ledger gets every attempt, even one cut short by an interrupt
+            seconds = round(time.monotonic() - started, 3)
+            spent = meter.summary()
+            code = ((current.get("error") or {}).get("code") if current is not None else "INTERRUPTED")
+            policy.ledger.settle(reserve, {
+                "case": job.case.id, "mode": job.mode, "model": job.model, "run": job.run, "attempt": attempts,
+                "code": code, **spent, "reserve_usd": round(reserve, 8),
+                "charged_usd": round(charged_usd(spent, policy.unpriced_reserve), 8)})
+        outcome = current
+        seconds_total += seconds
+        for k in _USAGE_KEYS:
+            usage[k] += spent[k]
+        if spent["cost_usd"] is not None:
+            cost = (cost or 0.0) + spent["cost_usd"]
+        if spent["cost_source"] != "none":
+            sources.add(spent["cost_source"])
+        error = outcome["error"]
+        if not is_transient(error) or retry == policy.retries:
+            break
+        assert error is not None
+        wait = policy.backoff(retry, error["code"])
+        retries.append({"attempt": attempts, "code": error["code"], "status": error.get("status"),
+                        "message": error["message"], "seconds": seconds, "cost_usd": spent["cost_usd"],
+                        "backoff_s": wait})
+        policy.sleep(wait)
+    assert outcome is not None
+    usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+    return {"case": job.case.id, "mode": job.mode, "model": job.model, "run": job.run,
+            "verdict": outcome["verdict"], "model_verdict": outcome["model_verdict"], "status": outcome["status"],
+            "error": outcome.get("error"), "seconds": seconds, "seconds_total": round(seconds_total, 3),
+            "usage": usage, "cost_usd": None if cost is None else round(cost, 8),
+            "cost_source": sources.pop() if len(sources) == 1 else ("mixed" if sources else "none"),
+            "attempts": attempts, "retries": retries, "claims": outcome["claims"],
+            "tool_calls": outcome["tool_calls"], "served_model": outcome["served_model"],
+            "prompts": outcome["prompts"]}

@@ -1,0 +1,214 @@
+"""Decision reviews: `blind_first` (a position first, then the proposal, in one conversation) and
+`proposal_first` (one pass with the proposal visible, the comparison arm).
+
+blind_first: the blindness check runs before any model call and refuses a leak (BLINDNESS_LEAK). Phase 1
+sees the objective, constraints, context, environment, evidence, decision type and risk level — the
+proposal is not in its messages at all — and answers with a position. Phase 2 appends that position and
+the proposal to the same conversation and asks for the verdict. Only the verdict is returned: the
+position stays in the conversation, which is discarded.
+
+Budget (tokens per review, hard): phase 1 may write only as much as leaves phase 2 room to resend the
+conversation, read the proposal and answer; a review whose two phases cannot fit is refused before any
+call (BUDGET_EXCEEDED). If phase 2 still cannot fit after phase 1 (the provider reported more tokens than
+estimated, or phase 1 needed its repair turn), the result is INSUFFICIENT_EVIDENCE with confidence 0 and
+`meta.budget_exhausted`, and it exits 3: the proposal was never judged. Answers are parsed tolerantly with
+one repair turn; an answer cut at the token limit is OUTPUT_TRUNCATED; tool calls are never run.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from showcause.errors import InputError, ShowcauseError
+from showcause.judges.blindness import Thresholds, check_blindness
+from showcause.judges.loop import Budget, BudgetExceeded, OutputTruncated, ReviewTimeout
+from showcause.judges.prompting import load_prompt
+from showcause.providers.base import Message, ModelTurn, Provider, message_chars
+from showcause.providers.registry import get_provider
+from showcause.review.answer import MalformedAnswer
+from showcause.review.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
+from showcause.review.decision_result import DecisionResult
+
+__all__ = ["DECISION_MODES", "DecisionOptions", "run_decision"]
+
+DECISION_MODES = ("blind_first", "proposal_first")
+_MIN_COMPLETION = 256
+_VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class DecisionOptions:
+    model: str
+    base_url: str | None = None
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    budget: Budget = field(default_factory=Budget)
+
+
+def _estimate(messages: Sequence[Message]) -> int:
+    """A conservative prompt-token estimate (about 3.5 characters a token), as the tool loop uses."""
+    return int(message_chars(messages) / 3.5) + 16 * len(messages)
+
+
+class _Session:
+    """Calls without tools under one budget: tokens (hard), a deadline and a turn limit."""
+
+    def __init__(self, provider: Provider, budget: Budget) -> None:
+        self.provider = provider
+        self.budget = budget
+        self.started = time.monotonic()
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.cost: float | None = None
+        self.estimated = False
+        self.turns = 0
+        self.model: str | None = None
+
+    def tokens_left(self) -> int:
+        return self.budget.tokens - self.prompt_tokens - self.completion_tokens
+
+    def ask(self, messages: Sequence[Message], cap: int | None = None) -> ModelTurn:
+        if self.turns >= self.budget.turns:
+            raise BudgetExceeded(f"turn limit of {self.budget.turns} reached without an answer")
+        left = self.budget.seconds - (time.monotonic() - self.started)
+        if left <= 1:
+            raise ReviewTimeout(f"the review deadline of {self.budget.seconds:g} s passed")
+        prompt = _estimate(messages)
+        max_tokens = min(self.budget.completion_tokens, cap or self.budget.completion_tokens,
+                         self.tokens_left() - prompt)
+        if max_tokens < _MIN_COMPLETION:
+            raise BudgetExceeded(f"the next call needs about {prompt + _MIN_COMPLETION} tokens; "
+                                 f"{self.tokens_left()} of {self.budget.tokens} are left")
+        turn = self.provider.complete(messages, tools=(), tool_choice="none", max_tokens=max_tokens,
+                                      timeout_s=min(left, 180.0))
+        self.turns += 1
+        self.prompt_tokens += turn.usage.prompt_tokens or prompt
+        self.completion_tokens += turn.usage.completion_tokens or max(1, int(len(turn.content) / 3.5))
+        if turn.usage.cost_usd is not None:
+            self.cost = (self.cost or 0.0) + turn.usage.cost_usd
+        self.estimated = self.estimated or turn.usage.estimated or not turn.usage.prompt_tokens
+        self.model = turn.model or self.model
+        return turn
+
+    def usage(self) -> dict[str, Any]:
+        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "turns": self.turns, "cost_estimated": self.estimated}
+
+
+def _usable(turn: ModelTurn, parse: Callable[[str], _T]) -> _T:
+    if turn.finish_reason == "length":
+        raise OutputTruncated("the model's answer was cut at the completion-token limit")
+    if turn.tool_calls:
+        raise MalformedAnswer("this review has no tools; reply with only the JSON object asked for")
+    return parse(turn.content)
+
+
+def _ask_json(session: _Session, messages: list[Message], parse: Callable[[str], _T], cap: int | None = None) -> _T:
+    """One answer, parsed; one repair turn for an unusable answer, then MALFORMED_RESPONSE."""
+    turn = session.ask(messages, cap)
+    try:
+        return _usable(turn, parse)
+    except MalformedAnswer as first:
+        retry = [*messages, Message("assistant", turn.content or "(empty)"),
+                 Message("user", f"Your answer could not be used: {first.message}. Reply with only the JSON "
+                                 "object described above, nothing else.")]
+        return _usable(session.ask(retry, cap), parse)
+
+
+def _problem(d: DecisionInput) -> str:
+    """The task sections (everything the blind phase may see)."""
+    parts = [f"## Objective\n{d.objective}"]
+    if d.constraints:
+        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in d.constraints))
+    if d.context.strip():
+        parts.append(f"## Context\n{d.context}")
+    if d.environment.strip():
+        parts.append(f"## Environment\n{d.environment}")
+    if d.evidence:
+        parts.append("## Evidence\n" + "\n".join(f"{i}. {e}" for i, e in enumerate(d.evidence, 1)))
+    parts.append(f"## Decision type: {d.decision_type}; risk level: {d.risk_level}")
+    return "\n\n".join(parts)
+
+
+def _proposal(d: DecisionInput) -> str:
+    # A closing tag inside the text would end the block early and let the rest pass for instructions.
+    body = d.proposed_solution.replace("</proposed_solution>", "</proposed_solution_>")
+    return f"<proposed_solution>\n{body}\n</proposed_solution>"
+
+
+_OUT_OF_BUDGET = DecisionVerdict(
+    verdict="INSUFFICIENT_EVIDENCE", confidence=0.0,
+    recommendation="The proposal was not reviewed: the token budget ran out after the blind phase. Re-run the "
+                   "review with a larger token budget.",
+    falsification_probe=FalsificationProbe(description="Re-run the review with a larger token budget.",
+                                           expected_signal="A verdict from the reveal phase."))
+
+
+def _blind_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> DecisionVerdict:
+    system, blind, reveal, fmt = (load_prompt(n) for n in ("decision_system", "decision_blind", "decision_reveal",
+                                                           "decision_verdict"))
+    meta["prompts"] = {"decision_system": system[1], "decision_blind": blind[1], "decision_reveal": reveal[1],
+                       "decision_verdict": fmt[1]}
+    phase1 = [Message("system", system[0]), Message("user", f"{_problem(d)}\n\n{blind[0]}")]
+    shown = Message("user", f"{reveal[0]}\n\n{_proposal(d)}\n\n{fmt[0]}")
+    # Phase 2 resends phase 1 and its answer, then adds the proposal: phase 1 may write only what leaves room.
+    p1, rv = _estimate(phase1), _estimate([shown])
+    cap = (session.tokens_left() - 2 * p1 - rv - _VERDICT_RESERVE) // 2
+    if cap < _MIN_COMPLETION:
+        raise BudgetExceeded(f"both phases need about {2 * (p1 + _MIN_COMPLETION) + rv + _VERDICT_RESERVE} tokens; "
+                             f"the budget is {session.budget.tokens}")
+    position = _ask_json(session, phase1, parse_position, cap=cap)
+    meta["phases"] = 1
+    phase2 = [*phase1, Message("assistant", position.model_dump_json()), shown]
+    if _estimate(phase2) + _MIN_COMPLETION > session.tokens_left():
+        meta["budget_exhausted"] = True
+        return _OUT_OF_BUDGET
+    verdict = _ask_json(session, phase2, parse_verdict)
+    meta["phases"] = 2
+    return verdict
+
+
+def _proposal_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> DecisionVerdict:
+    system, critique, fmt = (load_prompt(n) for n in ("decision_system", "decision_proposal_first",
+                                                      "decision_verdict"))
+    meta["prompts"] = {"decision_system": system[1], "decision_proposal_first": critique[1],
+                       "decision_verdict": fmt[1]}
+    messages = [Message("system", system[0]),
+                Message("user", f"{_problem(d)}\n\n{critique[0]}\n\n{_proposal(d)}\n\n{fmt[0]}")]
+    verdict = _ask_json(session, messages, parse_verdict)
+    meta["phases"] = 1
+    return verdict
+
+
+def run_decision(decision: DecisionInput, mode: str, options: DecisionOptions) -> DecisionResult:
+    """Review a decision; every failure is an INCONCLUSIVE result carrying its error code."""
+    if mode not in DECISION_MODES:
+        raise InputError(f"unknown decision mode {mode!r}; use {' or '.join(DECISION_MODES)}")
+    started = time.monotonic()
+    check = check_blindness(decision.proposed_solution, decision.blind_fields(), options.thresholds)
+    meta: dict[str, Any] = {"mode": mode, "input": "decision", "model": options.model, "phases": 0, "usage": {},
+                            "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
+                            "blindness": check.to_meta()}
+    session: _Session | None = None
+    try:
+        if mode == "blind_first":
+            check.refuse_if_leaked("proposal")       # before any provider exists, let alone a call
+        session = _Session(get_provider(options.model, base_url=options.base_url), options.budget)
+        run = _blind_first if mode == "blind_first" else _proposal_first
+        verdict = run(decision, session, meta)
+    except ShowcauseError as exc:
+        _close(session, meta, started)
+        return DecisionResult.failed(exc, meta)
+    _close(session, meta, started)
+    return DecisionResult.from_verdict(verdict, meta)
+
+
+def _close(session: _Session | None, meta: dict[str, Any], started: float) -> None:
+    if session is not None:
+        meta.update({"usage": session.usage(), "cost_usd": session.cost,
+                     "model": session.model or meta["model"]})
+    meta["seconds"] = round(time.monotonic() - started, 3)
