@@ -16,10 +16,11 @@ from pydantic import ValidationError
 from showcause.errors import ShowcauseError
 from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
 
-__all__ = ["MalformedAnswer", "parse_answer", "strip_reasoning"]
+__all__ = ["MalformedAnswer", "last_json_object", "parse_answer", "strip_reasoning"]
 
 _THINK = re.compile(r"<think>.*?(</think>|$)", re.S | re.I)
-_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.S)
+_FENCE = re.compile(r"```[A-Za-z]*\s*\n?(.*?)```", re.S)
+_ANSWER_KEYS = frozenset({"claims", "claim", "summary"})
 _ENUMS = {"severity": str.lower, "result": str.lower, "verdict": str.upper}
 _ALIASES = {"evidence": "evidence_refs", "refs": "evidence_refs", "evidencerefs": "evidence_refs",
             "suggested_fix": "fix", "decision": "verdict"}
@@ -33,18 +34,41 @@ def strip_reasoning(text: str) -> str:
     return _THINK.sub("", text or "").strip()
 
 
-def _first_object(text: str) -> dict[str, Any]:
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+def _top_objects(chunk: str) -> list[dict[str, Any]]:
+    """The JSON objects in `chunk` that are not nested in another one, in order."""
     decoder = json.JSONDecoder()
-    for chunk in candidates:
-        for start in (i for i, c in enumerate(chunk) if c == "{"):
-            try:
-                obj, _end = decoder.raw_decode(chunk[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                return obj
-    raise MalformedAnswer("the answer holds no JSON object; reply with only the JSON final answer")
+    found: list[dict[str, Any]] = []
+    pos = chunk.find("{")
+    while pos != -1:
+        try:
+            obj, end = decoder.raw_decode(chunk, pos)
+        except json.JSONDecodeError:
+            pos = chunk.find("{", pos + 1)
+            continue
+        if isinstance(obj, dict):
+            found.append(obj)
+        pos = chunk.find("{", end)
+    return found
+
+
+def _keys(obj: dict[str, Any]) -> set[str]:
+    return {re.sub(r"[\s\-]+", "_", str(k).strip().lower()) for k in obj}
+
+
+def last_json_object(text: str, shape: frozenset[str], *, what: str = "JSON final answer") -> dict[str, Any]:
+    """The LAST object with any key of `shape`, fenced ones first; else the last object at all.
+
+    The last, because a model that quotes an answer it read in a repository file (an injection) before
+    giving its own must be judged on its own."""
+    fenced = [obj for m in _FENCE.finditer(text) for obj in _top_objects(m.group(1))]
+    loose = _top_objects(text)
+    for objects in (fenced, loose):
+        shaped = [obj for obj in objects if _keys(obj) & shape]
+        if shaped:
+            return shaped[-1]
+    if fenced or loose:
+        return (fenced or loose)[-1]
+    raise MalformedAnswer(f"the answer holds no JSON object; reply with only the {what}")
 
 
 def _norm_keys(obj: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +99,7 @@ def _norm_claim(raw: Any) -> dict[str, Any] | None:
 
 
 def parse_answer(text: str) -> FinalAnswer:
-    obj = _norm_keys(_first_object(strip_reasoning(text)))
+    obj = _norm_keys(last_json_object(strip_reasoning(text), _ANSWER_KEYS))
     if "claims" not in obj and "claim" in obj:       # a single claim sent flat
         obj = {"summary": obj.get("summary", ""), "claims": [obj]}
     raw_claims = obj.get("claims") or []

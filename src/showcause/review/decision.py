@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from showcause.errors import InputError
-from showcause.review.answer import MalformedAnswer, strip_reasoning
+from showcause.review.answer import MalformedAnswer, last_json_object, strip_reasoning
 
 __all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionVerdict", "FalsificationProbe", "Position",
            "load_decision", "parse_position", "parse_verdict"]
@@ -137,27 +137,15 @@ class DecisionVerdict(BaseModel):
     confidence: float = Field(ge=0.0, le=1.0)
 
 
-_FENCE = re.compile(r"```[A-Za-z]*\s*\n?(.*?)```", re.S)
+_POSITION_KEYS = frozenset({"main_assumptions", "directions", "failure_modes", "preferred_solution",
+                            "assumptions_to_test"})
+_VERDICT_KEYS = frozenset({"verdict", "decision", "recommendation", "confidence"})
 _ALIASES = {"assumptions": "critical_assumptions", "risks": "material_risks", "alternative": "better_alternative",
             "probe": "falsification_probe", "falsification": "falsification_probe", "signal": "expected_signal",
             "expected": "expected_signal", "decision": "verdict"}
 _LIST_CAPS = {"main_assumptions": 12, "failure_modes": 12, "assumptions_to_test": 12, "directions": 5,
               "pros": 6, "cons": 6, "critical_assumptions": 10, "material_risks": 10}
 _NONE = {"", "none", "n/a", "na", "null", "no", "-"}
-
-
-def _json_object(text: str) -> dict[str, Any]:
-    body = strip_reasoning(text)
-    decoder = json.JSONDecoder()
-    for chunk in [*(m.group(1) for m in _FENCE.finditer(body)), body]:
-        for start in (i for i, c in enumerate(chunk) if c == "{"):
-            try:
-                obj, _end = decoder.raw_decode(chunk[start:])
-            except json.JSONDecodeError:
-                continue
-            if isinstance(obj, dict):
-                return obj
-    raise MalformedAnswer("the answer holds no JSON object; reply with only the JSON object asked for")
 
 
 def _normalize(value: Any) -> Any:
@@ -206,12 +194,13 @@ def _validate(model: type[BaseModel], data: dict[str, Any]) -> Any:
 
 
 def parse_position(text: str) -> Position:
-    position: Position = _validate(Position, _normalize(_json_object(text)))
+    found = last_json_object(strip_reasoning(text), _POSITION_KEYS, what="JSON object asked for")
+    position: Position = _validate(Position, _normalize(found))
     return position
 
 
 def parse_verdict(text: str) -> DecisionVerdict:
-    data = _normalize(_json_object(text))
+    data = _normalize(last_json_object(strip_reasoning(text), _VERDICT_KEYS, what="JSON object asked for"))
     if isinstance(data.get("verdict"), str):
         data["verdict"] = re.sub(r"[\s\-]+", "_", data["verdict"].strip().upper())
     if "confidence" in data:
