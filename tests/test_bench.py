@@ -116,3 +116,24 @@ def test_cases_verify(cases: Path, tmp_path: Path):
     assert lines[0].startswith("FAIL demo-case") and "test_total_without_discount is passed on head" in lines[0]
     assert lines[1].startswith("FAIL wrong-id") and "does not match the folder name" in lines[1]
     assert lines[-1] == "0 passed, 2 failed"
+
+
+def test_big_projects_run_first_and_results_keep_the_plan_order(tmp_path: Path):
+    from showcause.bench.runner import BenchConfig, run_bench
+
+    root = tmp_path / "cases"
+    correct = {"status": "correct", "kind": "none", "acceptable": ["KEEP"]}
+    make_case(root / "a-small", {"a.py": "A = 1\n"}, {"a.py": "A = 2\n"}, truth=correct,
+              checks={"tests": [], "typecheck": "none"})
+    make_case(root / "z-big", {f"m{i}.py": f"V{i} = {i}\n" for i in range(30)}, {"m0.py": "V0 = -1\n"},
+              truth=correct, checks={"tests": [], "typecheck": "none"})
+    for case in root.iterdir():
+        doc = json.loads((case / "case.json").read_text())
+        doc["source"] = {"kind": "synthetic", "url": "", "note": ""}
+        (case / "case.json").write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    results = run_bench(BenchConfig(root, ("mechanical",), 2, 1, out))
+    ran = [(r["case"], r["run"]) for r in map(json.loads, (out / "records.jsonl").read_text().splitlines())]
+    assert ran == [("z-big", 1), ("a-small", 1), ("z-big", 2), ("a-small", 2)]
+    assert [(r["case"], r["run"]) for r in results["records"]] == [("a-small", 1), ("z-big", 1), ("a-small", 2),
+                                                                   ("z-big", 2)]

@@ -104,6 +104,17 @@ def _plan(cases: list[Case], cfg: BenchConfig, models: tuple[str, ...]) -> list[
     return [Job(c, mode, model, run) for run in range(1, cfg.runs + 1) for c in cases for mode, model in arms]
 
 
+def _longest_first(jobs: list[Job]) -> list[Job]:
+    """Within each run, mechanical reviews of big projects first: the last review to finish is then a short
+    one, so the workers do not idle behind one long tail. A model's reviews keep the plan's order (their time
+    is the model's, and a cost stop should cut the plan at a predictable place). Results keep plan order."""
+    sizes: dict[Path, int] = {}
+    for job in jobs:
+        if job.case.path not in sizes:
+            sizes[job.case.path] = sum(len(files) for _d, _s, files in os.walk(job.case.path / "base"))
+    return sorted(jobs, key=lambda j: (j.run, 0 if j.model else -sizes[j.case.path]))
+
+
 def _read_checkpoint(out: Path, identity: dict[str, Any], resume: bool) -> dict[tuple[Any, ...], dict[str, Any]]:
     """The last record of every job of an earlier session (a resumed run only)."""
     info, ckpt = out / RUN_INFO, out / CHECKPOINT
@@ -197,7 +208,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     limiter = RateLimiter(cfg.max_rpm) if cfg.max_rpm else None
     policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
                            unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter)
-    pool = _Pool([j for j in plan if j.key not in kept], again, policy, ckpt, progress)
+    pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress)
     started = time.monotonic()
     pool.run(cfg.concurrency)
     wall = round(time.monotonic() - started, 2)
