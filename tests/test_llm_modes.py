@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest
 from showcause.judges.loop import Budget
 from showcause.review.engine import run_review
+from showcause.sandbox.policy import load_policy
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
 KEEP = Path(__file__).resolve().parents[1] / "examples" / "keep-case"
@@ -109,3 +111,22 @@ def test_cli_scripted_model_and_exit_codes(tmp_path: Path):
                            capture_output=True, text=True, timeout=300,
                            env={k: v for k, v in env.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")})
     assert nokey.returncode == 3 and "OPENAI_API_KEY" in nokey.stdout
+
+
+def test_review_budget_comes_from_the_config(tmp_path: Path):
+    """The `[review]` keys of the policy set the budget: here two tool calls and 300 completion tokens a call."""
+    config = tmp_path / "budget.toml"
+    config.write_text("[review]\nmax_tool_calls = 2\nmax_completion_tokens = 300\n", encoding="utf-8")
+    with OpenAIServer(repeat_last=True) as server, open_snapshot(case=KEEP) as snap:
+        server.add_turns(turn(tool_calls=[("list_files", {})]))
+        result = run_review(tool_context(snap, config), "evidence_gate",
+                            ReviewRequest(model="openai:test-model", base_url=server.url))
+        bodies = [r.body for r in server.posts()]
+    assert len([c for c in result.tool_calls if c.tool == "list_files"]) == 2
+    assert {b["max_tokens"] for b in bodies} == {300}
+    # Two turns with tools, then forced turns without them (their calls refused) up to the turn limit.
+    assert ["tools" in b for b in bodies] == [True, True] + [False] * (Budget().turns - 2)
+    assert result.error and result.error["code"] == "BUDGET_EXCEEDED"
+    default = load_policy()
+    assert (default.max_tool_calls, default.max_review_tokens, default.max_completion_tokens, default.review_timeout_s,
+            default.max_turns) == dataclasses.astuple(Budget())

@@ -17,6 +17,7 @@ import pytest
 from llm_servers import (
     AnthropicServer,
     OpenAIServer,
+    Recorded,
     close_connection,
     malformed,
     rate_limited,
@@ -249,6 +250,58 @@ def test_model_that_never_stops_calling_tools(oa: OpenAIServer, monkeypatch: pyt
     for _ in range(4):
         assert provider.complete(CONVERSATION[:2], tools=(SEARCH,)).tool_calls[0].name == "search"
     assert len(oa.requests) == 4
+
+
+class LlamaCppServer(OpenAIServer):
+    """llama-cpp-python 0.3.36's server with `--chat_format chatml-function-calling`, as far as the wire goes.
+
+    Tool calls come back with `content: null`, ids like `call__0_search_cmpl-…` and, for a single call, the legacy
+    `function_call` beside `tool_calls`. Its request models refuse an assistant message whose content is not a
+    string, with HTTP 500 and pydantic's error list.
+    """
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: Any, raw: bytes):
+        messages = body.get("messages") if isinstance(body, dict) else None
+        for n, message in enumerate(messages or []):
+            if message.get("role") == "assistant" and not isinstance(message.get("content"), str):
+                self.requests.append(Recorded(method, path, headers, body, raw, time.monotonic()))
+                return self._error(500, f"1 validation error:\n  {{'type': 'string_type', 'loc': ('body', "
+                                        f"'messages', {n}, 'ChatCompletionRequestAssistantMessage', 'content'), "
+                                        "'msg': 'Input should be a valid string', 'input': None}")
+        return super().handle(method, path, headers, body, raw)
+
+    def render(self, turn: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        data = super().render(turn, body)
+        message = data["choices"][0]["message"]
+        del message["refusal"]
+        calls = message.get("tool_calls") or []
+        for i, call in enumerate(calls):
+            call["id"] = f"call__{i}_{call['function']['name']}_{data['id'].removeprefix('chat')}"
+        if len(calls) == 1:
+            message["function_call"] = dict(calls[0]["function"])
+        return data
+
+
+def test_llama_cpp_tool_call_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Regression: the follow-up request once sent the tool-calling assistant message with `content: null`."""
+    with LlamaCppServer() as server:
+        server.add_turns(turn(tool_calls=[("search", {"pattern": "legacy_id"})]), turn("done"))
+        provider = openai_at(server, monkeypatch)
+        first = provider.complete(CONVERSATION[:2], tools=(SEARCH,))
+        assert (first.content, first.finish_reason) == ("", "tool_calls")
+        assert [(c.id, c.name, c.arguments) for c in first.tool_calls] == [
+            ("call__0_search_cmpl-1", "search", {"pattern": "legacy_id"})]
+        follow_up = [*CONVERSATION[:2], Message("assistant", first.content, tool_calls=first.tool_calls),
+                     Message("tool", "T1 src/a.py:3: legacy_id = 1", tool_call_id="call__0_search_cmpl-1")]
+        assert provider.complete(follow_up, tools=(SEARCH,)).content == "done"
+        bodies = [r.body for r in server.posts()]
+    assert len(bodies) == 2
+    assert bodies[1]["messages"][2:] == [
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call__0_search_cmpl-1", "type": "function",
+             "function": {"name": "search", "arguments": '{"pattern": "legacy_id"}'}}]},
+        {"role": "tool", "tool_call_id": "call__0_search_cmpl-1", "content": "T1 src/a.py:3: legacy_id = 1"},
+    ]
 
 
 def test_list_models(oa: OpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:

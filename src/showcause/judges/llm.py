@@ -22,6 +22,13 @@ def _provider(request: ReviewRequest) -> Provider:
     return get_provider(request.model, base_url=request.base_url)
 
 
+def _budget(ledger: Ledger) -> Budget:
+    """The budget from the policy's `[review]` keys (policy.toml, the base tree's .showcause.toml, --config)."""
+    p = ledger.ctx.policy
+    return Budget(tool_calls=p.max_tool_calls, tokens=p.max_review_tokens, completion_tokens=p.max_completion_tokens,
+                  seconds=p.review_timeout_s, turns=p.max_turns)
+
+
 def _answer(result: LoopResult, provider: Provider, prompts: dict[str, str]) -> JudgeAnswer:
     return JudgeAnswer(result.answer, model=result.model or provider.name, usage=result.usage,
                        cost_usd=result.cost_usd, prompts=prompts)
@@ -39,7 +46,7 @@ class EvidenceGateJudge:
         system, digest = load_prompt(self.name)
         messages = [Message("system", system),
                     Message("user", change_text(ledger.ctx.snapshot, request, probes.all_calls))]
-        return _answer(run_tool_loop(provider, ledger, messages, Budget()), provider, {self.name: digest})
+        return _answer(run_tool_loop(provider, ledger, messages, _budget(ledger)), provider, {self.name: digest})
 
 
 class _OnePass:
@@ -52,7 +59,7 @@ class _OnePass:
         provider = _provider(request)
         system, digest = load_prompt(self.prompt)
         messages = [Message("system", system), Message("user", change_text(ledger.ctx.snapshot, request))]
-        return _answer(ask_for_answer(provider, messages, Budget()), provider, {self.prompt: digest})
+        return _answer(ask_for_answer(provider, messages, _budget(ledger)), provider, {self.prompt: digest})
 
 
 class DecisionJudge(_OnePass):
@@ -76,11 +83,12 @@ class ProposalFirst2PassJudge:
         provider = _provider(request)
         system, digest = load_prompt("proposal_first")
         messages = [Message("system", system), Message("user", change_text(ledger.ctx.snapshot, request))]
-        first = ask_for_answer(provider, messages, Budget())
+        budget = _budget(ledger)
+        first = ask_for_answer(provider, messages, budget)
         messages += [Message("assistant", first.answer.model_dump_json()),
                      Message("user", "Review your answer once more against the change: keep what holds, drop "
                                      "what does not, and reply with the final JSON again.")]
-        second = ask_for_answer(provider, messages, Budget())
+        second = ask_for_answer(provider, messages, budget)
         usage = {k: first.usage.get(k, 0) + second.usage.get(k, 0) for k in ("prompt_tokens", "completion_tokens")}
         cost = None if first.cost_usd is None and second.cost_usd is None else \
             (first.cost_usd or 0.0) + (second.cost_usd or 0.0)

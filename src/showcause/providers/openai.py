@@ -87,7 +87,8 @@ def _wire_message(message: Message) -> dict[str, Any]:
     if message.role == "assistant" and message.tool_calls:
         return {
             "role": "assistant",
-            "content": message.content or None,
+            # A string even when empty: llama-cpp-python's server refuses null content (HTTP 500).
+            "content": message.content,
             "tool_calls": [
                 {
                     "id": call.id,

@@ -37,6 +37,12 @@ class Policy:
     discover: tuple[str, ...] = field(default_factory=tuple)
     # "auto" picks the strongest level available; tests and users may force a weaker one.
     isolation: str = "auto"
+    # The review budget of evidence_gate and the one-pass baselines (judges/loop.py Budget, docs/modes.md).
+    max_tool_calls: int = 10
+    max_review_tokens: int = 60_000
+    max_completion_tokens: int = 8_000
+    review_timeout_s: float = 300.0
+    max_turns: int = 16
 
     def merged(self, data: dict[str, Any], origin: str) -> Policy:
         """Return a copy with the keys of a policy TOML document applied (sections are flattened)."""
