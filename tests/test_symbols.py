@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import showcause.symbols.index as index_module
+import showcause.symbols.cache as cache_module
 from showcause.symbols import SymbolHit, SymbolIndex, language_for, parse_symbols
 from showcause.symbols.index import clear_caches
 
@@ -412,13 +412,13 @@ def test_content_cache_is_shared_across_trees(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     parsed: list[str] = []
-    real = index_module.parse_symbols
+    real = cache_module.parse_definitions
 
     def counting(source: bytes, language: str, file: str = "") -> Any:
         parsed.append(file)
         return real(source, language, file)
 
-    monkeypatch.setattr(index_module, "parse_symbols", counting)
+    monkeypatch.setattr(cache_module, "parse_definitions", counting)
     base = SymbolIndex.for_tree(tree)
     assert len(parsed) == 6
     head = tmp_path / "head"

@@ -130,8 +130,10 @@ class Retirement:
         names = sorted(candidates)
         base_total, _ = self._counts(self.snapshot.base, names)
         head_total, head_code = self._counts(self.snapshot.head, names)
-        base_index = SymbolIndex.for_tree(self.snapshot.base)
-        head_index = SymbolIndex.for_tree(self.snapshot.head)
+        # Whichever tree is indexed second is derived from the other: only the changed files are read.
+        snap = self.snapshot
+        base_index = SymbolIndex.for_tree(snap.base, sibling=snap.head, changed=snap.diff.files)
+        head_index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
         out: dict[str, RetiredName] = {}
         for name in names:
             if self._module_level(self.snapshot.head, head_index.lookup(name, "definition"), name):

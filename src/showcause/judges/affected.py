@@ -17,7 +17,9 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     tests = allowlist(ctx)
     if len(tests) <= SMALL_PROJECT:
         return tests, f"{len(tests)} test files: all run"
-    reached = dependents(SymbolIndex.for_tree(ctx.snapshot.head), set(ctx.snapshot.diff.files))
+    snap = ctx.snapshot
+    index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
+    reached = dependents(index, set(snap.diff.files))
     if reached is None:
         return tests, "the change touches files outside the import graph: all tests run"
     picked = [t for t in tests if t in reached]

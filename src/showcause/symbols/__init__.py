@@ -2,12 +2,15 @@
 
 Python, JavaScript, TypeScript and TSX files are parsed with tree-sitter.  ``SymbolIndex.for_tree(root)``
 returns a shared, incrementally refreshed index; ``lookup(name)`` returns :class:`SymbolHit` records.
-See :mod:`showcause.symbols.extract` for the meaning of ``kind`` / ``detail`` and
-:mod:`showcause.symbols.index` for the walking, caching and refresh rules.
+See :mod:`showcause.symbols.extract` for the meaning of ``kind`` / ``detail``,
+:mod:`showcause.symbols.index` for caching, lazy references and derived indexes, and
+:mod:`showcause.symbols.walk` for what is indexed and how a refresh finds changes.
 """
 
-from .extract import FileSymbols, SymbolHit, parse_symbols
+from .extract import FileDefinitions, FileSymbols, SymbolHit, parse_definitions, parse_symbols
 from .index import SymbolIndex
 from .languages import language_for
 
-__all__ = ["FileSymbols", "SymbolHit", "SymbolIndex", "language_for", "parse_symbols"]
+__all__ = [
+    "FileDefinitions", "FileSymbols", "SymbolHit", "SymbolIndex", "language_for", "parse_definitions", "parse_symbols",
+]  # fmt: skip

@@ -1,4 +1,8 @@
-"""Per-file symbol extraction: one tree-sitter parse plus one query pass, stored as name -> rows dicts.
+"""Per-file symbol extraction: a tree-sitter parse plus query passes, stored as name -> rows dicts.
+
+:func:`parse_definitions` runs only the definitions query (what an index keeps for every file);
+:func:`parse_symbols` runs the definitions and references queries together, in one pass over the tree:
+both pass the definitions captures to the same code.
 
 Hit vocabulary (``SymbolHit.kind`` / ``SymbolHit.detail``):
 
@@ -45,15 +49,18 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from sys import intern
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, QueryCursor, Tree
 
-from .languages import LANGUAGES, get_parser, get_query, python_scope_definitions
+from .languages import LANGUAGES, get_parser
+from .queries import get_query, python_scope_definitions
 
 __all__ = [
     "DEFINITION_DETAILS",
     "REFERENCE_DETAILS",
+    "FileDefinitions",
     "FileSymbols",
     "SymbolHit",
+    "parse_definitions",
     "parse_symbols",
     "unpack_rows",
 ]
@@ -66,6 +73,7 @@ REFERENCE_DETAILS: tuple[str, ...] = ("call", "reference", "type", "import")
 _DETAIL_CODES = {detail: code for code, detail in enumerate(DEFINITION_DETAILS)}
 _EXPORT = _DETAIL_CODES["export"]
 _OVERLAYS = ("call", "type", "import")
+_TYPED = frozenset(("typescript", "tsx"))  # their defining nodes may be type_identifiers (the second pool)
 
 # A node gets at most one primary definition; earlier details win (a method is not also a function).
 _PRIMARY_ORDER: tuple[str, ...] = (
@@ -91,6 +99,36 @@ class SymbolHit:
     detail: str
     name: str
     text: str
+
+
+def _definition_hits(definitions: Rows, name: str) -> set[tuple[int, str, str]]:
+    codes = unpack_rows(definitions.get(name))
+    return {((code >> 4) + 1, "definition", DEFINITION_DETAILS[code & 15]) for code in codes}
+
+
+def _definition_list(definitions: Rows) -> list[tuple[int, str, str]]:
+    found: list[tuple[int, str, str]] = []
+    for name, codes in definitions.items():
+        found.extend(((code >> 4) + 1, DEFINITION_DETAILS[code & 15], name) for code in unpack_rows(codes))
+    return sorted(found)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FileDefinitions:
+    """Definitions and imports of one file content: what an index keeps for every file (see FileSymbols)."""
+
+    language: str
+    definitions: Rows
+    imports: tuple[str, ...]
+    has_errors: bool
+
+    def hits(self, name: str) -> list[tuple[int, str, str]]:
+        """Return sorted unique ``(line, "definition", detail)`` (1-based lines) for ``name``."""
+        return sorted(_definition_hits(self.definitions, name))
+
+    def definition_list(self) -> list[tuple[int, str, str]]:
+        """Return every definition as sorted ``(line, detail, name)`` (1-based lines)."""
+        return _definition_list(self.definitions)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -120,10 +158,7 @@ class FileSymbols:
 
     def hits(self, name: str, kind: str = "any") -> list[tuple[int, str, str]]:
         """Return sorted unique ``(line, kind, detail)`` (1-based lines) for ``name``."""
-        found: set[tuple[int, str, str]] = set()
-        if kind != "reference":
-            for code in unpack_rows(self.definitions.get(name)):
-                found.add(((code >> 4) + 1, "definition", DEFINITION_DETAILS[code & 15]))
+        found = _definition_hits(self.definitions, name) if kind != "reference" else set()
         if kind != "definition":
             pool = unpack_rows(self.refs.get(name))
             if pool:
@@ -145,11 +180,7 @@ class FileSymbols:
 
     def definition_list(self) -> list[tuple[int, str, str]]:
         """Return every definition as sorted ``(line, detail, name)`` (1-based lines)."""
-        found: list[tuple[int, str, str]] = []
-        for name, codes in self.definitions.items():
-            rows = unpack_rows(codes)
-            found.extend(((code >> 4) + 1, DEFINITION_DETAILS[code & 15], name) for code in rows)
-        return sorted(found)
+        return _definition_list(self.definitions)
 
 
 def unpack_rows(packed: bytes | None) -> Sequence[int]:
@@ -205,34 +236,46 @@ def _bindings(node: Node) -> Iterator[Node]:
 
 
 class _Definitions:
-    """Collects definitions; tracks which name nodes are defining so they are not counted as references."""
+    """Collects definitions; with ``track`` also which name nodes are defining, so that they are not
+    counted as references (only needed when references are extracted too)."""
 
-    __slots__ = ("def_rows", "def_type_rows", "definitions", "seen", "source", "typed")
+    __slots__ = ("def_rows", "def_type_rows", "definitions", "seen", "source", "track", "typed")
 
-    def __init__(self, source: bytes, typed: bool) -> None:
+    def __init__(self, source: bytes, typed: bool, track: bool) -> None:
         self.source = source
-        self.typed = typed  # TS/TSX: defining nodes may be type_identifiers (the second pool)
+        self.typed = typed
+        self.track = track
         self.definitions: dict[str, list[int]] = {}  # name -> row << 4 | detail code
         self.def_rows: dict[str, list[int]] = {}
         self.def_type_rows: dict[str, list[int]] = {}
         self.seen: set[int] = set()
 
-    def add(self, node: Node, detail: str) -> None:
-        """Add a primary definition: at most one per name node, the first detail wins."""
-        start = node.start_byte
-        seen = self.seen
-        if start in seen:
-            return
-        seen.add(start)
-        name = intern(self.source[start : node.end_byte].decode("utf-8", "replace"))
-        row = node.start_point[0]
-        if detail == "variable" and name.isupper():
-            detail = "constant"
-        self.definitions.setdefault(name, []).append(row << 4 | _DETAIL_CODES[detail])
-        if self.typed and node.type == "type_identifier":
-            self.def_type_rows.setdefault(name, []).append(row)
-        else:  # every other primary defining node is an identifier-like node of the reference pool
-            self.def_rows.setdefault(name, []).append(row)
+    def add(self, nodes: Iterable[Node], detail: str) -> None:
+        """Add primary definitions: at most one per name node, the first detail wins.  The hot loop of
+        indexing, so attribute lookups are hoisted out of it."""
+        seen, source, definitions = self.seen, self.source, self.definitions
+        code = _DETAIL_CODES[detail]
+        constant = _DETAIL_CODES["constant"]
+        variable, track, typed = detail == "variable", self.track, self.typed
+        for node in nodes:
+            start = node.start_byte
+            if start in seen:
+                continue
+            seen.add(start)
+            name = intern(source[start : node.end_byte].decode("utf-8", "replace"))
+            row = node.start_point[0]
+            value = row << 4 | (constant if variable and name.isupper() else code)
+            found = definitions.get(name)
+            if found is None:
+                definitions[name] = [value]
+            else:
+                found.append(value)
+            if not track:
+                continue
+            if typed and node.type == "type_identifier":
+                self.def_type_rows.setdefault(name, []).append(row)
+            else:  # every other primary defining node is an identifier-like node of the reference pool
+                self.def_rows.setdefault(name, []).append(row)
 
     def add_export(self, node: Node) -> None:
         """Add an export definition, which may name the same node as a primary definition."""
@@ -240,7 +283,7 @@ class _Definitions:
         name = intern(self.source[start : node.end_byte].decode("utf-8", "replace"))
         row = node.start_point[0]
         self.definitions.setdefault(name, []).append(row << 4 | _EXPORT)
-        if start not in self.seen:
+        if self.track and start not in self.seen:
             self.seen.add(start)
             kind = node.type
             if kind in _GENERIC_POOL:
@@ -263,30 +306,22 @@ def _module_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str
     return tuple(specs)
 
 
-def parse_symbols(source: bytes, language: str, file: str = "") -> FileSymbols:
-    """Parse ``source`` as ``language`` and extract its symbols.
-
-    Pure: the result depends only on ``source`` and ``language``; ``file`` is used in error messages only,
-    which is what lets the index share results between files (and trees) with identical content.
-    Files with syntax errors yield whatever the error-recovering parse tree contains.
-    """
-    if language not in LANGUAGES:
-        raise ValueError(f"unsupported language {language!r} for {file or '<source>'}")
-    tree = get_parser(language).parse(source)
-    caps = QueryCursor(get_query(language)).captures(tree.root_node)
-
-    defs = _Definitions(source, "tpool" in caps)
+def _extract_definitions(
+    tree: Tree, caps: dict[str, list[Node]], source: bytes, language: str, track: bool
+) -> tuple[_Definitions, tuple[str, ...]]:
+    """The definitions (with their defining nodes) and imports, from the captures of the definitions
+    query (alone, or together with the references query) on ``tree``."""
+    defs = _Definitions(source, language in _TYPED, track)
     for detail in _PRIMARY_ORDER:
-        for node in caps.get("def." + detail, ()):
-            defs.add(node, detail)
-        for pattern in caps.get("bind." + detail, ()):
-            for node in _bindings(pattern):
-                defs.add(node, detail)
+        defs.add(caps.get("def." + detail, ()), detail)
+        patterns = caps.get("bind." + detail)
+        if patterns:
+            defs.add((node for pattern in patterns for node in _bindings(pattern)), detail)
     if language == "python":
-        for node, detail in python_scope_definitions(tree.root_node, caps.get("pyclass", [])):
-            defs.add(node, detail)
-        for node in caps.get("pyfunc", ()):
-            defs.add(node, "function")  # no-op for the methods added above
+        classes = caps.get("pyclass")
+        for node, detail in python_scope_definitions(tree.root_node, classes or []):
+            defs.add((node,), detail)
+        defs.add(caps.get("pyfunc", ()), "function")  # no-op for the methods added above
     for node in caps.get("def.export", ()):
         defs.add_export(node)
     for node in caps.get("xdefault", ()):
@@ -294,7 +329,36 @@ def parse_symbols(source: bytes, language: str, file: str = "") -> FileSymbols:
             defs.add_export(node)
         else:
             defs.add_anonymous_default(node)
+    return defs, _module_specifiers(caps.get("mod"), language)
 
+
+def _parse(source: bytes, language: str, file: str) -> Tree:
+    if language not in LANGUAGES:
+        raise ValueError(f"unsupported language {language!r} for {file or '<source>'}")
+    return get_parser(language).parse(source)
+
+
+def parse_definitions(source: bytes, language: str, file: str = "") -> FileDefinitions:
+    """Parse ``source`` as ``language`` and extract its definitions and imports (no references).
+
+    Pure, like :func:`parse_symbols`, whose ``definitions`` and ``imports`` it returns for the same input.
+    """
+    tree = _parse(source, language, file)
+    caps = QueryCursor(get_query(language, "definitions")).captures(tree.root_node)
+    defs, imports = _extract_definitions(tree, caps, source, language, track=False)
+    return FileDefinitions(language, _pack(defs.definitions), imports, tree.root_node.has_error)
+
+
+def parse_symbols(source: bytes, language: str, file: str = "") -> FileSymbols:
+    """Parse ``source`` as ``language`` and extract its symbols.
+
+    Pure: the result depends only on ``source`` and ``language``; ``file`` is used in error messages only,
+    which is what lets the index share results between files (and trees) with identical content.
+    Files with syntax errors yield whatever the error-recovering parse tree contains.
+    """
+    tree = _parse(source, language, file)
+    caps = QueryCursor(get_query(language, "all")).captures(tree.root_node)  # one pass over the tree
+    defs, imports = _extract_definitions(tree, caps, source, language, track=True)
     return FileSymbols(
         language=language,
         definitions=_pack(defs.definitions),
@@ -305,6 +369,6 @@ def parse_symbols(source: bytes, language: str, file: str = "") -> FileSymbols:
         import_refs=_group(caps.get("iref"), source, defs.seen),
         def_rows=_pack(defs.def_rows),
         def_type_rows=_pack(defs.def_type_rows),
-        imports=_module_specifiers(caps.get("mod"), language),
+        imports=imports,
         has_errors=tree.root_node.has_error,
     )

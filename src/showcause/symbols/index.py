@@ -1,139 +1,166 @@
 """A symbol index over a directory tree, refreshed incrementally.
 
-* Walk: ``os.scandir``; symlinked files and directories are skipped entirely (never followed); ``.git``,
-  ``node_modules``, ``__pycache__`` and ``.venv`` are skipped; so are files over 1 MiB, files with a NUL
-  byte in their first 8 KiB and files that cannot be read.
-* Refresh: a directory whose mtime is unchanged is not listed again (its cached listing is reused), every
-  candidate file is ``lstat``-ed and only files whose ``(size, mtime_ns)`` changed are read; they are
-  re-parsed only when their blake2b digest changed.  Timestamps within 2 s of the moment they were seen
-  are "racy" (a same-size rewrite in the same clock tick would keep them unchanged), so such files and
-  directories are re-checked by content / listing on the next refresh, as git does.
-* Sharing: parsed results live in a process-wide LRU keyed by ``(language, digest)``, so trees that share
-  content (base and head of a review) parse each distinct file once.  ``SymbolIndex.for_tree`` keeps the
-  most recently used indexes per resolved root.
-* ``SymbolHit.text`` is read from disk lazily, at lookup time: call :meth:`SymbolIndex.refresh` (or
-  ``for_tree``) after the tree changed.
+* What is indexed, and how a refresh finds what changed (a stat walk, or only the paths the caller
+  names): :mod:`showcause.symbols.walk`.  Files that must be read are read, hashed (blake2b) and extracted
+  only when their digest is new to this index and to the process-wide content cache
+  (:mod:`showcause.symbols.cache`); large loads are shared with worker processes
+  (:mod:`showcause.symbols.workers`).
+* Definitions and imports of every file are extracted eagerly.  References are extracted at lookup time,
+  only from the files whose current content holds the name's bytes (a name that occurs nowhere in a
+  file cannot be referenced there), and kept per name until the index changes.  So a reference lookup
+  reads the indexed files once, and ``SymbolHit.text`` is read from disk at lookup time: call
+  :meth:`SymbolIndex.refresh` (or ``for_tree``) after the tree changed.
+* Sharing: ``SymbolIndex.for_tree`` keeps the most recently used indexes per resolved root, and derives
+  the index of one tree of a review from the other's when told where the two differ.
 """
 
 from __future__ import annotations
 
 import gc
-import logging
-import os
-import stat
 import threading
-import time
 from collections import OrderedDict
-from hashlib import blake2b
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
 
-from .extract import FileSymbols, SymbolHit, parse_symbols
-from .languages import (
-    MAX_FILE_BYTES,
-    SKIP_DIRS,
-    Paths,
-    language_for,
-    list_source_dir,
-    read_source,
-    resolve_python_import,
-)
+from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches, digest_of, symbols_for_content
+from .extract import SymbolHit
+from .grep import files_holding
+from .languages import MAX_FILE_BYTES, SKIP_DIRS, language_for, read_source, resolve_python_import
+from .walk import Entry, Listing, Pending, check_paths, is_racy, scan_paths, scan_tree
+from .workers import PARALLEL_MIN_FILES, Extractor, auto_workers
 
-__all__ = [
-    "CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches", "symbols_for_content",
-]  # fmt: skip
+__all__ = ["CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches"]
 
-CONTENT_CACHE_SIZE = 50_000
 TREE_CACHE_SIZE = 16
 _LINE_CACHE_SIZE = 64
-_RACY_NS = 2_000_000_000
+_NAME_CACHE_SIZE = 256
 _GC_PAUSE_FILES = 500
 _KINDS = ("definition", "reference", "any")
 
-_log = logging.getLogger(__name__)
-_content: OrderedDict[tuple[str, bytes], FileSymbols] = OrderedDict()
-_content_lock = threading.Lock()
+_Row = tuple[str, int, str, str]  # file, line, kind, detail
 _trees: OrderedDict[Path, SymbolIndex] = OrderedDict()
 _trees_lock = threading.Lock()
 
 
-def symbols_for_content(
-    data: bytes,
-    language: str,
-    file: str = "",
-    digest: bytes | None = None,
-) -> FileSymbols:
-    """Return the symbols of ``data``, parsing it only if the shared content cache does not hold them."""
-    key = (language, digest if digest is not None else blake2b(data, digest_size=16).digest())
-    with _content_lock:
-        symbols = _content.get(key)
-        if symbols is not None:
-            _content.move_to_end(key)
-            return symbols
-    symbols = parse_symbols(data, language, file)
-    with _content_lock:
-        _content[key] = symbols
-        while len(_content) > CONTENT_CACHE_SIZE:
-            _content.popitem(last=False)
-    return symbols
-
-
 def clear_caches() -> None:
-    """Forget every cached parse result and index (for tests and cold-cache benchmarks)."""
-    with _content_lock:
-        _content.clear()
+    """Forget every cached extraction result and index (for tests and cold-cache benchmarks)."""
+    clear_content_caches()
     with _trees_lock:
         _trees.clear()
 
 
-class _Entry(NamedTuple):
-    size: int
-    mtime_ns: int
-    digest: bytes
-    racy: bool  # mtime too recent to trust: re-hash on the next refresh
-    symbols: FileSymbols
+def _cached_index(root: Path) -> SymbolIndex | None:
+    with _trees_lock:
+        index = _trees.get(root)
+        if index is not None:
+            _trees.move_to_end(root)
+        return index
 
 
-_Pending = tuple[str, str, int, int, _Entry | None]  # rel, path, size, mtime_ns, previous entry
+@contextmanager
+def _gc_paused(pause: bool) -> Iterator[None]:
+    """Pause the cyclic garbage collector while many files are extracted: the results are acyclic, and
+    collections over a growing heap of them cost 5-10% of a cold build."""
+    pause = pause and gc.isenabled()
+    if pause:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if pause:
+            gc.enable()
 
 
-class _Listing(NamedTuple):
-    """Cached listing of one directory: supported regular files and subdirectories."""
-
-    mtime_ns: int
-    racy: bool
-    subdirs: tuple[tuple[str, str], ...]
-    files: tuple[tuple[str, str], ...]
+def _needle(name: str) -> bytes | None:
+    """The bytes every file holding ``name`` holds (None: no file can).  Names are decoded from UTF-8,
+    undecodable bytes becoming U+FFFD, so a name without U+FFFD is in a file exactly where its UTF-8
+    bytes are, and a name that cannot be encoded is in none."""
+    if "\ufffd" in name:
+        return b""
+    try:
+        return name.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
 
 
 class SymbolIndex:
     """Definitions, references and imports of every supported source file under ``root``."""
 
-    def __init__(self, root: Path) -> None:
-        """Index ``root`` (resolved) right away; prefer :meth:`for_tree`, which shares indexes."""
+    def __init__(self, root: Path, *, workers: int | None = None) -> None:
+        """Index ``root`` (resolved) right away; prefer :meth:`for_tree`, which shares indexes.
+
+        ``workers``: processes that extract, this one included.  None (automatic): up to as many as there
+        are usable cores, at most ``MAX_AUTO_WORKERS``, the others starting once ``PARALLEL_MIN_FILES``
+        files of a load were extracted here and only on cores that were idle meanwhile (see
+        :class:`~showcause.symbols.workers.Extractor`); 1: this process only; n > 1: n, starting at once.
+        """
+        self._setup(root, workers)
+        self.refresh()
+
+    def _setup(self, root: Path, workers: int | None) -> None:
         self._root = Path(root).resolve()
         if not self._root.is_dir():
             raise NotADirectoryError(str(root))
         self._base = str(self._root)
+        self._workers = workers
         self._lock = threading.RLock()
-        self._entries: dict[str, _Entry] = {}
-        self._listings: dict[str, _Listing] = {}
+        self._entries: dict[str, Entry] = {}
+        self._listings: dict[str, Listing] = {}
         self._sorted: list[str] | None = None
         self._lines: OrderedDict[tuple[str, bytes], list[bytes]] = OrderedDict()
-        self.refresh()
+        self._names: OrderedDict[str, list[_Row]] = OrderedDict()
 
     @classmethod
-    def for_tree(cls, root: Path) -> SymbolIndex:
-        """Return the process-wide index of ``root``, refreshed; build it on first use."""
+    def derive(
+        cls,
+        base: SymbolIndex,
+        root: Path,
+        changed: Iterable[str],
+        *,
+        workers: int | None = None,
+    ) -> SymbolIndex:
+        """The index of ``root``, a tree equal to ``base``'s tree (as ``base`` last saw it) except at the
+        ``changed`` paths (relative POSIX: added, modified or deleted files, or directories), built without
+        walking ``root``: ``base``'s entries plus ``refresh(changed)``.  ``base`` is not modified.
+
+        Raises ValueError for a path that cannot name a path below the root (see ``walk.check_paths``).
+        """
+        rels = check_paths(changed)
+        if rels is None:
+            raise ValueError("changed paths must be relative paths inside the tree")
+        index = cls.__new__(cls)
+        index._setup(root, workers)
+        with base._lock:
+            index._entries = dict(base._entries)
+            index._sorted = base._sorted
+        index._refresh_paths(rels)
+        return index
+
+    @classmethod
+    def for_tree(
+        cls,
+        root: Path,
+        *,
+        sibling: Path | None = None,
+        changed: Iterable[str] | None = None,
+    ) -> SymbolIndex:
+        """Return the process-wide index of ``root``, refreshed (by a walk); build it on first use.
+
+        ``sibling`` and ``changed``: another tree and every path at which ``root`` differs from it, as a
+        review's base and head, which do not change while they are indexed.  When ``root`` has no index
+        yet and ``sibling`` has one, ``root``'s is derived from it (:meth:`derive`): only the changed
+        paths of ``root`` are read.  Paths that cannot be trusted (see ``walk.check_paths``) make it build
+        by a walk instead.
+        """
         key = Path(root).resolve()
-        with _trees_lock:
-            index = _trees.get(key)
-            if index is not None:
-                _trees.move_to_end(key)
+        index = _cached_index(key)
         if index is not None:
             index.refresh()
             return index
-        index = cls(key)
+        other = _cached_index(Path(sibling).resolve()) if sibling is not None and changed is not None else None
+        rels = check_paths(changed) if other is not None and changed is not None else None
+        index = cls.derive(other, key, rels) if other is not None and rels is not None else cls(key)
         with _trees_lock:
             index = _trees.setdefault(key, index)
             _trees.move_to_end(key)
@@ -149,107 +176,88 @@ class SymbolIndex:
     def files(self) -> list[str]:
         """Indexed files (relative POSIX paths), sorted."""
         with self._lock:
-            if self._sorted is None:
-                self._sorted = sorted(self._entries)
-            return list(self._sorted)
+            return list(self._sorted_keys())
 
-    def refresh(self) -> int:
+    def _sorted_keys(self) -> list[str]:
+        if self._sorted is None:
+            self._sorted = sorted(self._entries)
+        return self._sorted
+
+    def refresh(self, changed: Iterable[str] | None = None) -> int:
         """Bring the index up to date with the tree; return how many files got new symbols.
 
-        Counted: new files and files whose content digest changed (their symbols are parsed, or taken
-        from the shared content cache when that content was already parsed elsewhere).  Unchanged files,
-        touched-but-identical files and deleted files (which are dropped) are not counted.  The cyclic
-        garbage collector is paused while more than ``_GC_PAUSE_FILES`` files are loaded (the symbols are
-        acyclic; collections over a growing heap of them cost 5-10% of a cold build).
-        """
-        with self._lock:
-            entries, pending = self._scan()
-            pause = len(pending) > _GC_PAUSE_FILES and gc.isenabled()
-            if pause:
-                gc.disable()
-            try:
-                changed = self._load(entries, pending)
-            finally:
-                if pause:
-                    gc.enable()
-            if entries.keys() != self._entries.keys():
-                self._sorted = None
-            self._entries = entries
-            return changed
+        Without ``changed``, a stat walk of the whole tree finds what changed.  With ``changed`` (relative
+        POSIX paths of files added, modified or deleted since the last refresh, or of directories to walk
+        again), only those are looked at: the caller vouches that nothing else changed.  Raises ValueError
+        for a path that cannot name a path below the root (see ``walk.check_paths``).
 
-    def _load(self, entries: dict[str, _Entry], pending: list[_Pending]) -> int:
-        """Read, hash and (if the content is new) parse the pending files into ``entries``."""
+        Counted: new files and files whose content digest changed (their symbols are extracted, or taken
+        from the shared content cache when that content was already extracted elsewhere).  Unchanged
+        files, touched-but-identical files and deleted files (which are dropped) are not counted.
+        """
+        if changed is None:
+            with self._lock:
+                entries, pending, self._listings = scan_tree(self._base, self._entries, self._listings)
+                return self._commit(entries, pending)
+        rels = check_paths(changed)
+        if rels is None:
+            raise ValueError("changed paths must be relative paths inside the tree")
+        return self._refresh_paths(rels)
+
+    def _refresh_paths(self, rels: list[str]) -> int:
+        with self._lock:
+            entries = dict(self._entries)
+            listings = dict(self._listings)
+            pending = scan_paths(self._base, rels, entries, self._sorted_keys(), listings)
+            self._listings = listings
+            return self._commit(entries, pending)
+
+    def _commit(self, entries: dict[str, Entry], pending: list[Pending]) -> int:
+        """Load ``pending`` into ``entries`` and make them the index."""
+        with _gc_paused(len(pending) > _GC_PAUSE_FILES):
+            changed = self._load(entries, pending)
+        same_files = entries.keys() == self._entries.keys()
+        if not same_files:
+            self._sorted = None
+        if changed or not same_files:
+            self._names.clear()
+        self._entries = entries
+        return changed
+
+    def _load(self, entries: dict[str, Entry], pending: list[Pending]) -> int:
+        """Read and hash the pending files into ``entries``, extracting those whose content is new."""
         changed = 0
+        workers = auto_workers() if self._workers is None else self._workers
+        automatic = self._workers is None
+        extractor: Extractor[tuple[str, int, int, bool, bytes]] = Extractor(
+            workers, PARALLEL_MIN_FILES if automatic else 2, adaptive=automatic
+        )
         for rel, path, size, mtime_ns, old in pending:
             data = read_source(path)
             if data is None:
                 continue
-            racy = mtime_ns >= time.time_ns() - _RACY_NS
-            digest = blake2b(data, digest_size=16).digest()
+            racy = is_racy(mtime_ns)
+            digest = digest_of(data)
             if old is not None and old.digest == digest:
-                entries[rel] = _Entry(size, mtime_ns, digest, racy, old.symbols)
+                entries[rel] = Entry(size, mtime_ns, digest, racy, old.symbols)
                 continue
             language = language_for(rel)
             if language is None:
                 continue
-            try:
-                symbols = symbols_for_content(data, language, rel, digest)
-            except Exception:  # one pathological file must not take the whole index down
-                _log.warning("cannot extract symbols from %s", path, exc_info=True)
-                continue
-            entries[rel] = _Entry(size, mtime_ns, digest, racy, symbols)
-            changed += 1
+            found = cached_definitions(language, digest)
+            if found is not None:
+                entries[rel] = Entry(size, mtime_ns, digest, racy, found)
+                changed += 1
+            else:
+                extractor.add((rel, size, mtime_ns, racy, digest), path, language, digest, data, rel)
+        for (rel, size, mtime_ns, racy, read_digest), digest, found in extractor.results():
+            if found is not None:  # changed while being read: its stat may be stale, so re-check it next time
+                entries[rel] = Entry(size, mtime_ns, digest, racy or digest != read_digest, found)
+                changed += 1
         return changed
 
-    def _scan(self) -> tuple[dict[str, _Entry], list[_Pending]]:
-        """One stat pass: keep entries whose (size, mtime_ns) is unchanged, list the others as pending.
-
-        Directories whose mtime is unchanged (and was not racy) are not listed again.  This loop runs once
-        per candidate file on every refresh, so it avoids any per-file work beyond lstat and a comparison.
-        """
-        old_entries = self._entries
-        kept: dict[str, _Entry] = {}
-        pending: list[_Pending] = []
-        listings: dict[str, _Listing] = {}
-        old_listings = self._listings
-        lstat, s_isdir, s_isreg = os.lstat, stat.S_ISDIR, stat.S_ISREG
-        stack: Paths = [("", self._base)]
-        while stack:
-            rel_dir, path = stack.pop()
-            try:
-                st = lstat(path)
-            except OSError:
-                continue
-            if not s_isdir(st.st_mode):
-                continue
-            listing = old_listings.get(rel_dir)
-            if listing is None or listing.racy or listing.mtime_ns != st.st_mtime_ns:
-                listed = list_source_dir(rel_dir, path)
-                if listed is None:
-                    continue
-                subdirs, files = listed  # stored as tuples: immutable, and dropped by the cyclic GC once seen
-                racy = st.st_mtime_ns >= time.time_ns() - _RACY_NS
-                listing = _Listing(st.st_mtime_ns, racy, tuple(subdirs), tuple(files))
-            listings[rel_dir] = listing
-            for rel, file_path in listing.files:
-                try:
-                    fst = lstat(file_path)
-                except OSError:
-                    continue
-                if not s_isreg(fst.st_mode) or fst.st_size > MAX_FILE_BYTES:
-                    continue
-                old = old_entries.get(rel)
-                mtime_ns = fst.st_mtime_ns
-                if old is not None and old.mtime_ns == mtime_ns and old.size == fst.st_size and not old.racy:
-                    kept[rel] = old
-                else:
-                    pending.append((rel, file_path, fst.st_size, mtime_ns, old))
-            stack.extend(listing.subdirs)
-        self._listings = listings
-        return kept, pending
-
-    def _text(self, rel: str, entry: _Entry, line: int) -> str:
-        key = (rel, entry.digest)
+    def _text(self, rel: str, digest: bytes, line: int) -> str:
+        key = (rel, digest)
         lines = self._lines.get(key)
         if lines is None:
             data = read_source(f"{self._base}/{rel}")
@@ -267,18 +275,46 @@ class SymbolIndex:
         """Hits for ``name`` (``kind``: "definition", "reference" or "any"), sorted by (file, line, kind)."""
         if kind not in _KINDS:
             raise ValueError(f"kind must be one of {_KINDS}, not {kind!r}")
-        hits: list[SymbolHit] = []
         with self._lock:
-            matches = []
-            for rel, entry in self._entries.items():
-                symbols = entry.symbols
-                if name in symbols.refs or name in symbols.definitions or name in symbols.types:
-                    matches.append((rel, entry))
-            matches.sort(key=lambda match: match[0])
-            for rel, entry in matches:
-                for line, hit_kind, detail in entry.symbols.hits(name, kind):
-                    hits.append(SymbolHit(rel, line, hit_kind, detail, name, self._text(rel, entry, line)))
-        return hits
+            if kind == "definition":
+                rows = self._definition_rows(name)
+            else:
+                rows = [row for row in self._name_rows(name) if kind == "any" or row[2] == kind]
+            entries = self._entries
+            return [
+                SymbolHit(rel, line, hit_kind, detail, name, self._text(rel, entries[rel].digest, line))
+                for rel, line, hit_kind, detail in rows
+                if rel in entries
+            ]
+
+    def _definition_rows(self, name: str) -> list[_Row]:
+        rows: list[_Row] = []
+        for rel in self._sorted_keys():
+            symbols = self._entries[rel].symbols
+            if name in symbols.definitions:
+                rows.extend((rel, line, kind, detail) for line, kind, detail in symbols.hits(name))
+        return rows
+
+    def _name_rows(self, name: str) -> list[_Row]:
+        """Definitions and references of ``name``, from the files whose current content holds its bytes."""
+        rows = self._names.get(name)
+        if rows is not None:
+            self._names.move_to_end(name)
+            return rows
+        rows = []
+        needle = _needle(name)
+        holders = files_holding(self._base, self._sorted_keys(), needle) if needle is not None else []
+        with _gc_paused(len(holders) > _GC_PAUSE_FILES):
+            for rel in holders:
+                data = read_source(f"{self._base}/{rel}")
+                if data is None or needle is None or needle not in data:  # changed since it was searched
+                    continue
+                symbols = symbols_for_content(data, self._entries[rel].symbols.language, rel, digest_of(data))
+                rows.extend((rel, line, kind, detail) for line, kind, detail in symbols.hits(name))
+        self._names[name] = rows
+        while len(self._names) > _NAME_CACHE_SIZE:
+            self._names.popitem(last=False)
+        return rows
 
     def definitions(self, file: str) -> list[SymbolHit]:
         """Every definition in ``file`` (relative POSIX path), sorted by line; [] if not indexed."""
@@ -287,7 +323,7 @@ class SymbolIndex:
             if entry is None:
                 return []
             return [
-                SymbolHit(file, line, "definition", detail, name, self._text(file, entry, line))
+                SymbolHit(file, line, "definition", detail, name, self._text(file, entry.digest, line))
                 for line, detail, name in entry.symbols.definition_list()
             ]
 

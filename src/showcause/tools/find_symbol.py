@@ -42,7 +42,8 @@ class FindSymbolTool:
     def run(self, ctx: ToolContext, args: FindSymbolArgs) -> ToolOutput:  # type: ignore[override]
         from showcause.symbols import SymbolIndex  # tree-sitter loads only when a symbol is looked up
 
-        index = SymbolIndex.for_tree(ctx.root)
+        other = ctx.snapshot.tree("base" if ctx.side == "head" else "head")
+        index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files)
         hits = index.lookup(args.name, args.kind)
         cap = ctx.policy.max_symbol_hits
         n_def = sum(1 for h in hits if h.kind == "definition")

@@ -22,7 +22,8 @@ def _pyright_scope(ctx: ToolContext) -> tuple[str, ...] | None:
     """The Python files whose diagnostics the change can alter, or None to check everything."""
     from showcause.symbols import SymbolIndex
 
-    index = SymbolIndex.for_tree(ctx.snapshot.head)
+    snap = ctx.snapshot
+    index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
     reached = dependents(index, set(ctx.snapshot.diff.files))
     if reached is None:
         return None

@@ -1,0 +1,82 @@
+"""Process-wide caches of extraction results, keyed by ``(language, content digest)``.
+
+Results depend only on the content and the language, so trees that share content (base and head of a
+review, or two checkouts) extract each distinct file once.  Two LRUs: the definitions and imports every
+index keeps for every file, and the full symbols (references too) of the files a reference lookup needed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from hashlib import blake2b
+from typing import TypeVar
+
+from .extract import FileDefinitions, FileSymbols, parse_definitions, parse_symbols
+
+__all__ = [
+    "CONTENT_CACHE_SIZE", "cached_definitions", "clear_content_caches", "definitions_for_content", "digest_of",
+    "store_definitions", "symbols_for_content",
+]  # fmt: skip
+
+CONTENT_CACHE_SIZE = 50_000
+
+_Key = tuple[str, bytes]
+_V = TypeVar("_V")
+_lock = threading.Lock()
+_definitions: OrderedDict[_Key, FileDefinitions] = OrderedDict()
+_symbols: OrderedDict[_Key, FileSymbols] = OrderedDict()
+
+
+def digest_of(data: bytes) -> bytes:
+    return blake2b(data, digest_size=16).digest()
+
+
+def _get(cache: OrderedDict[_Key, _V], key: _Key) -> _V | None:
+    with _lock:
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+        return value
+
+
+def _put(cache: OrderedDict[_Key, _V], key: _Key, value: _V) -> None:
+    with _lock:
+        cache[key] = value
+        cache.move_to_end(key)
+        while len(cache) > CONTENT_CACHE_SIZE:
+            cache.popitem(last=False)
+
+
+def cached_definitions(language: str, digest: bytes) -> FileDefinitions | None:
+    return _get(_definitions, (language, digest))
+
+
+def store_definitions(language: str, digest: bytes, definitions: FileDefinitions) -> None:
+    _put(_definitions, (language, digest), definitions)
+
+
+def definitions_for_content(data: bytes, language: str, file: str = "", digest: bytes | None = None) -> FileDefinitions:
+    """The definitions and imports of ``data``, extracted only if the cache does not hold them."""
+    key = (language, digest if digest is not None else digest_of(data))
+    found = _get(_definitions, key)
+    if found is None:
+        found = parse_definitions(data, language, file)
+        _put(_definitions, key, found)
+    return found
+
+
+def symbols_for_content(data: bytes, language: str, file: str = "", digest: bytes | None = None) -> FileSymbols:
+    """The full symbols (references too) of ``data``, extracted only if the cache does not hold them."""
+    key = (language, digest if digest is not None else digest_of(data))
+    found = _get(_symbols, key)
+    if found is None:
+        found = parse_symbols(data, language, file)
+        _put(_symbols, key, found)
+    return found
+
+
+def clear_content_caches() -> None:
+    with _lock:
+        _definitions.clear()
+        _symbols.clear()
