@@ -34,13 +34,14 @@ from llm_servers import AnthropicServer, OpenAIServer, Recorded, turn
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "adversarial"
 PROJECTS = CORPUS / "_projects"
+CHANGES = CORPUS / "_changes"   # head files many entries share (their change), under their own head/
 PROMPTS = ROOT / "src" / "showcause" / "judges" / "prompts"
 CLI = Path(sys.executable).with_name("showcause")
 JOBS = max(1, int(os.environ.get("SHOWCAUSE_ADVERSARIAL_JOBS", "2")))
 CATEGORIES = ("forged_artifact", "path_forgery", "injection", "legitimate")
 
-_ENTRY_KEYS = {"title", "category", "why", "project", "files", "symlinks", "checks", "input", "policy", "turns",
-               "answer", "transport", "injected", "expect", "finding"}
+_ENTRY_KEYS = {"title", "category", "why", "project", "change", "files", "symlinks", "checks", "input", "policy",
+               "turns", "answer", "transport", "injected", "expect", "finding"}
 _EXPECT_KEYS = {"verdict", "model_verdict", "exit_code", "claims", "calls", "call_checks"}
 _CLAIM_KEYS = {"status", "verdict", "artifacts", "reasons_contain"}
 _CALL_KEYS = {"ok", "artifacts", "output_contains", "output_not_contains"}
@@ -107,7 +108,8 @@ def materialize(entry: Entry, dest: Path) -> Path:
     files = doc.get("files", {})
     base: dict[str, str | bytes] = {**(_tree(PROJECTS / doc["project"]) if "project" in doc else {}),
                                     **_tree(entry.path / "base"), **files.get("base", {})}
-    head: dict[str, str | bytes | None] = {**_tree(entry.path / "head"), **files.get("head", {})}
+    head: dict[str, str | bytes | None] = {**(_tree(CHANGES / doc["change"]) if "change" in doc else {}),
+                                           **_tree(entry.path / "head"), **files.get("head", {})}
     checks = {"tests": [], "typecheck": "none", **doc.get("checks", {})}
     case = make_case(dest / "case", base, head, checks=checks)
     for link, target in doc.get("symlinks", {}).items():   # in base/, so head has them too (the patch keeps them)
