@@ -484,13 +484,19 @@ def test_cli_decision_exit_codes(tmp_path: Path):
     assert proc.returncode == 0 and proc.stdout.startswith("verdict: KEEP")
 
 
-def test_cli_blindness_flags(tmp_path: Path):
+def _leaky_decision(tmp_path: Path) -> tuple[Path, str]:
+    """A decision file whose context holds 4 of the proposal's 6 five-word shingles, and a two-turn model."""
     data = json.loads(EXAMPLE.read_text(encoding="utf-8"))
-    data["proposed_solution"] = "alpha beta gamma delta epsilon zeta eta theta iota kappa"    # 6 shingles
-    data["context"] = "alpha beta gamma delta epsilon zeta eta theta"                        # 4 of them
+    data["proposed_solution"] = "alpha beta gamma delta epsilon zeta eta theta iota kappa"
+    data["context"] = "alpha beta gamma delta epsilon zeta eta theta"
     leaky = tmp_path / "leaky.json"
     leaky.write_text(json.dumps(data), encoding="utf-8")
-    model = _script(tmp_path, "m", [{"content": json.dumps(POSITION_JSON)}, {"content": json.dumps(VERDICT_JSON)}])
+    return leaky, _script(tmp_path, "m", [{"content": json.dumps(POSITION_JSON)},
+                                          {"content": json.dumps(VERDICT_JSON)}])
+
+
+def test_cli_blindness_flags(tmp_path: Path):
+    leaky, model = _leaky_decision(tmp_path)
     proc = run_cli("--decision", str(leaky), "--model", model, "--format", "json")
     assert proc.returncode == 3 and json.loads(proc.stdout)["error"]["code"] == "BLINDNESS_LEAK"
     proc = run_cli("--decision", str(leaky), "--model", model, "--format", "json", "--blindness-leak", "0.7")
@@ -499,6 +505,54 @@ def test_cli_blindness_flags(tmp_path: Path):
     proc = run_cli("--case", str(DEMO), "--mode", "blind_first", "--model", model, "--format", "json",
                    "--task", "rename apply_discount to discounted", "--plan", "rename apply_discount to discounted")
     assert proc.returncode == 3 and json.loads(proc.stdout)["error"]["code"] == "BLINDNESS_LEAK"
+
+
+def test_cli_blindness_thresholds_and_budget_from_config(tmp_path: Path):
+    leaky, model = _leaky_decision(tmp_path)
+    config = tmp_path / "policy.toml"
+
+    def decide(toml: str, *flags: str) -> subprocess.CompletedProcess[str]:
+        config.write_text(toml, encoding="utf-8")
+        return run_cli("--decision", str(leaky), "--model", model, "--format", "json", "--config", str(config),
+                       *flags)
+
+    proc = decide("[review]\nblindness_leak = 0.7\n")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["meta"]["blindness"] == {"score": 0.6667, "n": 5, "shared": 4, "total": 6,
+                                                            "warn_threshold": 0.15, "leak_threshold": 0.7,
+                                                            "warning": True}
+    proc = decide("[review]\nblindness_warn = 0.7\nblindness_leak = 0.9\n")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["meta"]["blindness"]["warning"] is False
+    proc = decide("[review]\nblindness_leak = 0.7\n", "--blindness-leak", "0.6")   # the flag wins
+    assert proc.returncode == 3 and json.loads(proc.stdout)["error"]["code"] == "BLINDNESS_LEAK"
+    proc = decide("[review]\nblindness_leak = 0.7\nmax_review_tokens = 300\n")      # the budget too
+    assert proc.returncode == 3 and json.loads(proc.stdout)["error"]["code"] == "BUDGET_EXCEEDED"
+    for toml, message in (("[review]\nblindness_leak = 0\n", "blindness_leak must be above 0 and at most 1"),
+                          ("[review]\nblindness_warn = 1.5\n", "blindness_warn must be 0 and at most 1, got 1.5"),
+                          ("[review]\nblindness_warn = \"high\"\n", "blindness_warn must be a number")):
+        proc = decide(toml)
+        assert proc.returncode == 2 and message in proc.stderr and proc.stdout == "", proc.stderr
+    proc = run_cli("--decision", str(leaky), "--model", model, "--config", str(tmp_path / "none.toml"))
+    assert proc.returncode == 2 and "none.toml: no such config file" in proc.stderr
+
+
+def test_repository_config_may_lower_the_blindness_thresholds_only(tmp_path: Path):
+    task = "Please rename apply_discount to discounted and take per-mille values."
+    plan = "Rename apply_discount to discounted and keep every caller on percent for now."   # 1 of 9 shingles
+    model = _script(tmp_path, "m", [])   # never called: the check refuses first
+    for leak, code, message in ((0.1, 3, "BLINDNESS_LEAK"), (0.9, 2, "blindness_leak may only be tightened")):
+        case = tmp_path / f"case-{leak}"
+        subprocess.run(["cp", "-r", str(DEMO), str(case)], check=True)
+        (case / "base" / ".showcause.toml").write_text(f"[review]\nblindness_leak = {leak}\n", encoding="utf-8")
+        proc = run_cli("--case", str(case), "--mode", "blind_first", "--model", model, "--format", "json",
+                       "--task", task, "--plan", plan)
+        assert proc.returncode == code, proc.stderr
+        if code == 3:
+            result = json.loads(proc.stdout)
+            assert result["error"]["code"] == message
+            assert result["meta"]["blindness"]["shared"] == 1 and result["meta"]["blindness"]["leak_threshold"] == 0.1
+        else:
+            assert message in proc.stderr and proc.stdout == ""
 
 
 @pytest.mark.parametrize(("args", "message"), [

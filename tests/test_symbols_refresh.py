@@ -288,6 +288,27 @@ def test_for_tree_derives_from_a_cached_sibling_and_trusts_its_changed_paths(tmp
     assert rows(walked, "unlisted", "definition") == [("app/core.py", 1, "definition", "function")]
 
 
+def test_for_tree_trusts_a_vouched_tree_until_its_directory_is_replaced(tmp_path: Path) -> None:
+    base, head = tmp_path / "base", tmp_path / "head"
+    write(base, BASE)
+    shutil.copytree(base, head)
+    write(head, {"app/util.py": "def helper():\n    return 3\n"})
+    SymbolIndex.for_tree(base)
+    first = SymbolIndex.for_tree(head, sibling=base, changed=["app/util.py"])
+    write(head, {"app/late.py": "def late():\n    pass\n"})  # breaks the promise: no walk sees it
+    again = SymbolIndex.for_tree(head, sibling=base, changed=["app/util.py"])
+    assert again is first and rows(again, "late", "definition") == []
+    shutil.rmtree(head)  # a new tree at the same path (as a later snapshot could be) is walked
+    shutil.copytree(base, head)
+    write(head, {"app/later.py": "def later():\n    pass\n"})
+    fresh = SymbolIndex.for_tree(head, sibling=base, changed=["app/later.py"])
+    assert rows(fresh, "later", "definition") == [("app/later.py", 1, "definition", "function")]
+    assert rows(fresh, "late", "definition") == []
+    assert SymbolIndex.for_tree(head) is fresh  # without the promise: a walk, which finds what changed
+    write(head, {"app/last.py": "def last():\n    pass\n"})
+    assert rows(SymbolIndex.for_tree(head), "last", "definition") == [("app/last.py", 1, "definition", "function")]
+
+
 def test_reference_lookups_are_kept_until_the_index_changes(tmp_path: Path) -> None:
     write(tmp_path, BASE)
     index = SymbolIndex(tmp_path)

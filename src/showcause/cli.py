@@ -124,27 +124,29 @@ def review(
     decision: Annotated[Path | None, typer.Option("--decision", help="Review a decision (JSON file) instead of a "
                                                   "change: --mode blind_first (default) or proposal_first.")] = None,
     blindness_warn: Annotated[float | None, typer.Option("--blindness-warn", help="Blindness warning threshold "
-                                                         "(default 0.15).")] = None,
+                                                         "(default: the policy's blindness_warn, 0.15).")] = None,
     blindness_leak: Annotated[float | None, typer.Option("--blindness-leak", help="Blindness refusal threshold "
-                                                         "for blind modes (default 0.5).")] = None,
+                                                         "for blind modes (default: the policy's blindness_leak, "
+                                                         "0.5).")] = None,
 ) -> None:
     """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE.
 
     With --decision: exit 0 for any completed verdict, 1 only with --fail-on, 2 bad input, 3 failed review.
     """
     try:
-        limits = thresholds(blindness_warn, blindness_leak)
+        thresholds(blindness_warn, blindness_leak)  # flags checked now; the policy fills in the others later
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
     if decision is not None:
-        if any(x is not None for x in (case, repo, diff, base, head, config, task, task_file, plan)):
-            _fail("--decision takes no --case, --repo, --diff, --base, --head, --config, --task or --plan")
+        if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan)):
+            _fail("--decision takes no --case, --repo, --diff, --base, --head, --task or --plan")
         if output is not None and not output.parent.is_dir():
             _fail(f"--output directory {output.parent} does not exist")
         try:
             _result, text, code = review_decision(decision, mode=mode, model=model, base_url=base_url, fmt=fmt,
-                                                  fail_on=fail_on, thresholds=limits)
+                                                  fail_on=fail_on, warn=blindness_warn, leak=blindness_leak,
+                                                  config=config)
         except ShowcauseError as exc:
             _fail(exc.message, exc.exit_code)
             return
@@ -167,7 +169,7 @@ def review(
             chosen = mode or ("evidence_gate" if model else "mechanical")
             case_fields = snap.case.task if snap.case else {}
             request = ReviewRequest.from_case_input(case_fields, task=task, plan=plan, model=model, base_url=base_url)
-            request.blindness_warn, request.blindness_leak = limits.warn, limits.leak
+            request.blindness_warn, request.blindness_leak = blindness_warn, blindness_leak
             result = run_review(tool_context(snap, config), chosen, request)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)

@@ -191,7 +191,9 @@ def _js_resolves(caller: str, spec: str, target: str) -> bool:
 class _Probe:
     def __init__(self, snapshot: Snapshot) -> None:
         self.snapshot = snapshot
-        self.index = {side: SymbolIndex.for_tree(snapshot.tree(side)) for side in ("base", "head")}
+        other = {"base": "head", "head": "base"}
+        self.index = {side: SymbolIndex.for_tree(snapshot.tree(side), sibling=snapshot.tree(other[side]),
+                                                 changed=snapshot.diff.files) for side in ("base", "head")}
         # Only indexed files are read: the index never follows a symlink out of the tree.
         self.indexed = {side: set(index.files) for side, index in self.index.items()}
         self.files: dict[tuple[str, str], _File | None] = {}

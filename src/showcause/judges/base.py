@@ -23,8 +23,8 @@ class ReviewRequest:
     context: str = ""
     decision_type: str = ""
     risk_level: str = ""
-    blindness_warn: float = 0.15         # thresholds of the blindness check (judges/blindness.py)
-    blindness_leak: float = 0.5
+    blindness_warn: float | None = None  # thresholds of the blindness check (judges/blindness.py);
+    blindness_leak: float | None = None  # None: the policy's `[review]` keys
 
     @classmethod
     def from_case_input(cls, fields: dict[str, Any], *, task: str | None = None, plan: str | None = None,

@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from showcause.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
-from showcause.judges.blindness import Thresholds, check_blindness
+from showcause.judges.blindness import Thresholds, check_blindness, thresholds
 from showcause.judges.loop import Budget, BudgetExceeded, LoopResult, run_tool_loop, tool_specs
 from showcause.judges.mechanical import run_probes
 from showcause.judges.prompting import change_text, load_prompt
@@ -96,8 +96,10 @@ class BlindFirstJudge:
     budget: ClassVar[Budget] = BLIND_BUDGET
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
-        check = check_blindness(request.plan, [request.task, *request.constraints, request.context],
-                                Thresholds(request.blindness_warn, request.blindness_leak))
+        policy = ledger.ctx.policy
+        limits = thresholds(request.blindness_warn, request.blindness_leak,
+                            Thresholds(policy.blindness_warn, policy.blindness_leak))
+        check = check_blindness(request.plan, [request.task, *request.constraints, request.context], limits)
         check.refuse_if_leaked("plan")               # before any provider exists, let alone a call
         meta: dict[str, Any] = {"blindness": check.to_meta(), "phases": 0}
         try:

@@ -55,9 +55,11 @@ class Thresholds:
         return min(self.warn, self.leak)
 
 
-def thresholds(warn: float | None = None, leak: float | None = None) -> Thresholds:
-    """Thresholds from optional overrides (command-line flags); out-of-range values are an InputError."""
-    return Thresholds(DEFAULT_WARN if warn is None else warn, DEFAULT_LEAK if leak is None else leak)
+def thresholds(warn: float | None = None, leak: float | None = None, defaults: Thresholds | None = None) -> Thresholds:
+    """``defaults`` (the policy's, or the built-in ones) with optional overrides (command-line flags) applied;
+    out-of-range values are an InputError."""
+    base = defaults or Thresholds()
+    return Thresholds(base.warn if warn is None else warn, base.leak if leak is None else leak)
 
 
 def words(text: str) -> list[str]:

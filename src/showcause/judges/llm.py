@@ -24,9 +24,7 @@ def _provider(request: ReviewRequest) -> Provider:
 
 def _budget(ledger: Ledger) -> Budget:
     """The budget from the policy's `[review]` keys (policy.toml, the base tree's .showcause.toml, --config)."""
-    p = ledger.ctx.policy
-    return Budget(tool_calls=p.max_tool_calls, tokens=p.max_review_tokens, completion_tokens=p.max_completion_tokens,
-                  seconds=p.review_timeout_s, turns=p.max_turns)
+    return Budget.from_policy(ledger.ctx.policy)
 
 
 def _answer(result: LoopResult, provider: Provider, prompts: dict[str, str]) -> JudgeAnswer:

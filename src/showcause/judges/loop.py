@@ -21,6 +21,7 @@ from showcause.providers.base import Message, Provider, ToolCallRequest, ToolSpe
 from showcause.providers.errors import OutputTruncatedError
 from showcause.review.answer import MalformedAnswer, parse_answer
 from showcause.review.claims import FinalAnswer
+from showcause.sandbox.policy import Policy
 from showcause.tools.registry import tool_schemas
 
 __all__ = ["Budget", "BudgetExceeded", "LoopResult", "OutputTruncated", "ReviewTimeout", "ask_for_answer",
@@ -49,6 +50,12 @@ class Budget:
     completion_tokens: int = 8_000
     seconds: float = 300.0
     turns: int = 16
+
+    @classmethod
+    def from_policy(cls, p: Policy) -> Budget:
+        """The policy's `[review]` keys (policy.toml, the base tree's .showcause.toml, --config)."""
+        return cls(tool_calls=p.max_tool_calls, tokens=p.max_review_tokens, completion_tokens=p.max_completion_tokens,
+                   seconds=p.review_timeout_s, turns=p.max_turns)
 
 
 @dataclass

@@ -11,6 +11,9 @@ from showcause.errors import InputError
 
 __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
+# Shares (0 to 1) rather than positive limits; a leak threshold of 0 would refuse every review.
+_SHARES = {"blindness_warn": 0.0, "blindness_leak": 1e-9}
+
 
 @dataclass(frozen=True)
 class Policy:
@@ -43,6 +46,9 @@ class Policy:
     max_completion_tokens: int = 8_000
     review_timeout_s: float = 300.0
     max_turns: int = 16
+    # Thresholds of the blindness check of blind modes (judges/blindness.py): lower is stricter.
+    blindness_warn: float = 0.15
+    blindness_leak: float = 0.5
 
     def merged(self, data: dict[str, Any], origin: str) -> Policy:
         """Return a copy with the keys of a policy TOML document applied (sections are flattened)."""
@@ -89,7 +95,11 @@ def _checked(key: str, current: object, value: object, origin: str) -> object:
     if not numeric or (isinstance(current, int) and not isinstance(value, int)):
         raise InputError(f"{origin}: {key} must be {'an integer' if isinstance(current, int) else 'a number'}")
     assert isinstance(value, int | float)
-    if value <= 0:
+    if key in _SHARES:
+        if not _SHARES[key] <= value <= 1:
+            low = "0" if _SHARES[key] == 0 else "above 0"
+            raise InputError(f"{origin}: {key} must be {low} and at most 1, got {value:g}")
+    elif value <= 0:
         raise InputError(f"{origin}: {key} must be positive")
     return float(value) if isinstance(current, float) else value
 

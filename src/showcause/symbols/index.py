@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
@@ -84,6 +85,15 @@ def _needle(name: str) -> bytes | None:
         return None
 
 
+def _identity(root: Path) -> tuple[int, int, int] | None:
+    """Device, inode and ctime of ``root``: a tree deleted and made again at the same path differs."""
+    try:
+        st = os.lstat(root)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_ctime_ns)
+
+
 class SymbolIndex:
     """Definitions, references and imports of every supported source file under ``root``."""
 
@@ -110,6 +120,7 @@ class SymbolIndex:
         self._sorted: list[str] | None = None
         self._lines: OrderedDict[tuple[str, bytes], list[bytes]] = OrderedDict()
         self._names: OrderedDict[str, list[_Row]] = OrderedDict()
+        self._frozen: tuple[int, int, int] | None = None  # root's identity when a caller vouched for it
 
     @classmethod
     def derive(
@@ -151,16 +162,21 @@ class SymbolIndex:
         review's base and head, which do not change while they are indexed.  When ``root`` has no index
         yet and ``sibling`` has one, ``root``'s is derived from it (:meth:`derive`): only the changed
         paths of ``root`` are read.  Paths that cannot be trusted (see ``walk.check_paths``) make it build
-        by a walk instead.
+        by a walk instead.  Given ``changed``, a cached index is also trusted without a walk as long as
+        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change.
         """
         key = Path(root).resolve()
+        frozen = _identity(key) if changed is not None else None
         index = _cached_index(key)
         if index is not None:
-            index.refresh()
+            if frozen is None or index._frozen != frozen:
+                index.refresh()
+                index._frozen = frozen
             return index
         other = _cached_index(Path(sibling).resolve()) if sibling is not None and changed is not None else None
         rels = check_paths(changed) if other is not None and changed is not None else None
         index = cls.derive(other, key, rels) if other is not None and rels is not None else cls(key)
+        index._frozen = frozen
         with _trees_lock:
             index = _trees.setdefault(key, index)
             _trees.move_to_end(key)

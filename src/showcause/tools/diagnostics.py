@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -50,6 +51,17 @@ class CheckRun:
     diagnostics: tuple[Diagnostic, ...]
     proc: ProcResult | None
     problem: str = ""
+
+
+def _pyright_argv() -> list[str]:
+    """node on pyright's bundled CLI script: the `pyright` console script is a Python wrapper that costs an
+    interpreter start and its own checks on every call; the wrapper remains the fallback."""
+    node = shutil.which("node")
+    spec = importlib.util.find_spec("pyright")
+    script = Path(spec.origin).parent / "dist" / "index.js" if spec is not None and spec.origin else None
+    if node and script is not None and script.is_file():
+        return [node, str(script)]
+    return [shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"]
 
 
 def tsc_path() -> Path | None:
@@ -150,8 +162,7 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
     renamed: dict[str, str] = {}
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
-            pyright = shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"
-            argv = [pyright, "--outputjson", "--pythonpath", sys.executable]
+            argv = [*_pyright_argv(), "--outputjson", "--pythonpath", sys.executable]
             if files is not None:
                 present = [f for f in files if (tree / f).is_file()]
                 if not present:
