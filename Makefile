@@ -41,8 +41,8 @@ test-integration: setup
 	SHOWCAUSE_TEST_GGUF=$(GGUF) $(BIN)/python -m pytest tests/integration -q
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/pyright src
 
 bench: setup
 	$(BIN)/python benchmarks/bench_search.py

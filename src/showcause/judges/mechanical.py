@@ -21,6 +21,7 @@ from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
 from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
+from showcause.tools.pyright_config import settings_changed
 
 __all__ = ["MechanicalJudge", "Probes", "run_probes"]
 
@@ -108,6 +109,21 @@ def _arity_claim(call: ToolCall, found: list[ArityMismatch]) -> Claim:
                  verdict="WARNING", fix=f"Update the callers of `{first.function}` or keep the old parameters.")
 
 
+def _settings_claim(call: ToolCall, snapshot: Snapshot) -> Claim | None:
+    """A change that edits pyright's settings can exclude its own errors from the check: a warning, since
+    nothing mechanical shows whether it did."""
+    if call.tool != "typecheck" or "pyright" not in choose_checkers(snapshot.head, "auto"):
+        return None
+    edited = settings_changed(snapshot.base, snapshot.head)
+    if edited is None:
+        return None
+    return Claim(claim=f"The change edits pyright's settings ({edited}); head was type-checked under them, so "
+                       "errors in what they exclude or relax are not reported.", severity="low",
+                 location=edited.split(" ", 1)[0], evidence_refs=[call.id], result="unable_to_verify",
+                 verdict="WARNING", fix="Keep type-checker settings changes in their own change, or show that "
+                 "the files they exclude have no new errors.")
+
+
 def run_probes(ledger: Ledger) -> Probes:
     """Differential tests, differential typecheck, and a search for every retired name, in the ledger."""
     ctx = ledger.ctx
@@ -150,7 +166,8 @@ class MechanicalJudge:
         p = run_probes(ledger)
         claims = [c for c in (*(_test_claim(x) for x in p.calls), *(_type_claim(x) for x in p.calls),
                               *(_dangling_claim(s, r.name) for s, r in zip(p.searches, p.names, strict=True)),
-                              *(_arity_claim(call, found) for call, found in p.arity))
+                              *(_arity_claim(call, found) for call, found in p.arity),
+                              *(_settings_claim(x, ledger.ctx.snapshot) for x in p.calls))
                   if c is not None]
         problems = [c for c in p.calls if not c.ok]
         if problems and len(claims) < MAX_CLAIMS:

@@ -10,6 +10,7 @@ from showcause.evidence.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
 from showcause.tools.importgraph import dependents
+from showcause.tools.pyright_config import PyrightFiles, configured_files, settings_changed
 
 __all__ = ["TypecheckTool"]
 
@@ -18,19 +19,26 @@ class TypecheckArgs(Args):
     pass
 
 
-def _pyright_scope(ctx: ToolContext) -> tuple[str, ...] | None:
-    """The Python files whose diagnostics the change can alter, or None to check everything."""
+_PYRIGHT_CONFIGS = ("pyrightconfig.json", "pyproject.toml")
+
+
+def _pyright_scope(ctx: ToolContext, configured: PyrightFiles | None) -> tuple[str, ...] | None:
+    """The Python files whose diagnostics the change can alter and that the project type-checks (its pyright
+    include/exclude, read on base), or None to check the project as configured."""
     from showcause.symbols import SymbolIndex
 
     snap = ctx.snapshot
     index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
-    reached = dependents(index, set(ctx.snapshot.diff.files))
-    if reached is None:
+    python = [f for f in index.files if f.endswith((".py", ".pyi")) and (configured is None or configured.covers(f))]
+    reached = dependents(index, set(snap.diff.files))
+    if reached is None or not snap.diff.files:  # the graph cannot tell, or no change (`--repo` alone)
+        reached = set(python)
+    scope = tuple(sorted(f for f in python if f in reached))
+    # The whole project as configured: pyright's own run is the same, unless the change edits the config
+    # (then the files are named, so that a change cannot narrow what it is checked under).
+    if scope and len(scope) == len(python) and not set(_PYRIGHT_CONFIGS) & set(snap.diff.files):
         return None
-    python = [f for f in index.files if f.endswith((".py", ".pyi"))]
-    scope = tuple(sorted(f for f in reached if f.endswith((".py", ".pyi"))))
-    # No Python file changed (or no change at all, as for `--repo` alone): check everything.
-    return scope if 0 < len(scope) < len(python) else None
+    return scope
 
 
 def _base_scope(base: Path, checker: str, head: CheckRun, scope: tuple[str, ...] | None) -> tuple[str, ...] | None:
@@ -58,7 +66,18 @@ class TypecheckTool:
         shown: list[Shown] = []
         isolation = None
         ok = True
-        scope = _pyright_scope(ctx)
+        if "pyright" in checkers and (edited := settings_changed(snap.base, snap.head)):
+            lines.append(f"typecheck: the change edits pyright's settings ({edited}); head is checked under the "
+                         "edited settings, and files they exclude are not checked")
+        configured = configured_files(snap.base) if "pyright" in checkers else None
+        as_configured = f" under the include/exclude of {configured.source} on base" if configured else ""
+        scope = _pyright_scope(ctx, configured) if "pyright" in checkers else None
+        if scope == ():
+            checkers.remove("pyright")
+            lines.append(f"typecheck: pyright not run: the change reaches no Python file the project type-checks"
+                         f"{as_configured}")
+            if not checkers:
+                return ToolOutput(text="\n".join(lines))
         files = {c: (scope if c == "pyright" else None) for c in checkers}
         # With no error on head nothing can be new: the base check is needed only when head has errors.
         # Eagerly it runs beside head (its result unused when head is clean); otherwise after it, if needed.
@@ -70,9 +89,9 @@ class TypecheckTool:
             bases = {c: (early[c].result() if c in early else
                          run_base_checker(snap.base, c, ctx.policy, _base_scope(snap.base, c, h, files[c])))
                      for c, h in zip(checkers, heads, strict=True) if c in need_base}
-        if scope is not None:
+        if scope:
             lines.append(f"typecheck: pyright checked the {len(scope)} Python files the change can affect "
-                         "(the changed files and everything that imports them)")
+                         f"(the changed files and everything that imports them){as_configured}")
         for checker, head in zip(checkers, heads, strict=True):
             isolation = head.proc.isolation if head.proc else isolation
             if head.problem:
