@@ -84,6 +84,9 @@ def test_a_change_that_edits_pyright_settings_gets_a_warning(tmp_path: Path):
      ["lib/a.py"], ["src/a.py"]),                                      # pyrightconfig.json wins, as in pyright
     ({"pyproject.toml": '[tool.pyright]\ninclude = ["./src/", "src/**/*.pyi"]\n'}, ["src/a.py", "src/b/c.pyi"],
      ["a.py"]),
+    ({"pyproject.toml": '[tool.pyright]\ninclude = []\nexclude = ["build"]\n'}, ["a.py", "src/b.py"],
+     ["build/a.py"]),                                                   # empty include: the whole root
+    ({"pyproject.toml": '[tool.pyright]\ninclude = ["/etc", "../sibling"]\n'}, [], ["a.py", "etc/x.py"]),
 ])
 def test_include_and_exclude_patterns(tmp_path: Path, files: dict[str, str], covered: list[str],
                                       outside: list[str]):

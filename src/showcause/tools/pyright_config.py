@@ -95,10 +95,13 @@ def configured_files(root: Path) -> PyrightFiles | None:
     if found is None:
         return None
     settings, source = found
-    include = _patterns(settings["include"]) if "include" in settings else None
+    given = settings.get("include")
+    include = _patterns(given) if given is not None else None
     exclude = _patterns(settings["exclude"]) if "exclude" in settings else ()
-    if ("include" in settings and include is None) or exclude is None:
+    if (given is not None and include is None) or exclude is None:
         return None
+    if given == []:  # pyright's default, the whole root, as if it were absent
+        include = None
     if include is None and not exclude:
         return None
     return PyrightFiles(include, exclude, source)
