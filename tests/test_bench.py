@@ -97,6 +97,14 @@ def test_bench_bad_input(cases: Path, tmp_path: Path):
     assert "unknown mode" in sc("bench", str(cases), "--modes", "nope", "--out", str(tmp_path / "o")).stderr
     bad = sc("bench", str(tmp_path / "missing"), "--out", str(tmp_path / "o2"))
     assert bad.returncode == 2 and "no such directory" in bad.stderr
+    for name, text, message in (("missing.toml", None, "missing.toml: no such config file"),
+                                ("bad.toml", "[review]\nmax_review_tokens = -5\n",
+                                 "max_review_tokens must be positive")):
+        config = tmp_path / name
+        if text is not None:
+            config.write_text(text, encoding="utf-8")
+        bad = sc("bench", str(cases), "--config", str(config), "--out", str(tmp_path / "o3"))
+        assert bad.returncode == 2 and message in bad.stderr and not (tmp_path / "o3").exists(), bad.stderr
 
 
 def test_cases_verify(cases: Path, tmp_path: Path):

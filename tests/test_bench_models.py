@@ -27,6 +27,7 @@ from showcause.bench.runner import BenchConfig, run_bench
 from showcause.errors import InputError
 from showcause.judges.prompting import load_prompt
 from showcause.providers.base import Usage
+from showcause.sandbox.policy import load_policy
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 REPO = Path(__file__).resolve().parents[1]
@@ -327,6 +328,10 @@ def test_costs_are_counted_per_call_never_all_or_nothing():
     assert review_reserve("blind_first", "openai:gpt-5-mini", 0.5) == pytest.approx(0.20)
     assert review_reserve("evidence_gate", "openai:no-such-model", 0.5) == 0.5
     assert review_reserve("mechanical", None, 0.5) == 0.0
+    # The bench's --config sets the budgets, so it sets the reserve too.
+    config = load_policy({"review": {"max_review_tokens": 120_000, "blind_max_review_tokens": 50_000}})
+    assert review_reserve("evidence_gate", "openai:gpt-5-mini", 0.5, config) == pytest.approx(0.24)
+    assert review_reserve("blind_first", "openai:gpt-5-mini", 0.5, config) == pytest.approx(0.10)
     meter = Meter((1e-6, 2e-6))
     meter.add(Usage(100, 10, 0.5, estimated=False))
     meter.add(Usage(100, 10, 0.25, estimated=True))

@@ -20,7 +20,7 @@ from projects import PY_BASE, PY_HEAD
 from showcause.errors import InputError
 from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest
-from showcause.judges.blind import BLIND_BUDGET, READ_TOOLS
+from showcause.judges.blind import READ_TOOLS
 from showcause.judges.blindness import Thresholds, check_blindness, words
 from showcause.judges.decision import DecisionOptions, run_decision
 from showcause.judges.loop import Budget
@@ -441,11 +441,19 @@ def test_repo_malformed_phase_two_fails_after_the_reveal(tiny: Path):
     assert result.meta["phases"] == 1 and [c.tool for c in result.tool_calls] == ["run_test"]
 
 
-def test_repo_budget_exhausted_before_phase_two_runs_no_probe(tiny: Path):
+@pytest.mark.parametrize("tokens", [None, 20_000])
+def test_repo_budget_exhausted_before_phase_two_runs_no_probe(tiny: Path, tmp_path: Path, tokens: int | None):
+    case = tiny
+    if tokens is not None:   # the budget comes from the policy: here the base tree's own config lowers it
+        case = tmp_path / "lowered"
+        subprocess.run(["cp", "-r", str(tiny), str(case)], check=True)
+        (case / "base" / ".showcause.toml").write_text(f"[review]\nblind_max_review_tokens = {tokens}\n",
+                                                       encoding="utf-8")
+    total = tokens or 100_000
     with OpenAIServer() as server:
         server.add_turns(turn(content='{"summary": "add adds"}',
-                              usage={"prompt_tokens": BLIND_BUDGET.tokens - 300, "completion_tokens": 100}))
-        result = _review(tiny, server, "openai:test-model", task="t", plan="p")
+                              usage={"prompt_tokens": total - 300, "completion_tokens": 100}))
+        result = _review(case, server, "openai:test-model", task="t", plan="p")
         assert len(server.posts()) == 1
     assert result.verdict == "INCONCLUSIVE" and result.error is not None
     assert result.error["code"] == "BUDGET_EXCEEDED" and result.error["message"].startswith("phase 2 cannot start")

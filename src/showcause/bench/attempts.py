@@ -22,6 +22,7 @@ from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest
 from showcause.providers.registry import wrapping_providers
 from showcause.review.engine import run_review
+from showcause.sandbox.policy import Policy
 
 __all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
 
@@ -66,6 +67,7 @@ class AttemptPolicy:
     ledger: SpendLedger
     limiter: RateLimiter | None = None
     sleep: Callable[[float], None] = field(default=time.sleep)
+    limits: Policy = field(default_factory=Policy)  # the bench's policy: budgets for the cost reserve
 
     def backoff(self, retry: int, code: str | None) -> float:
         """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit."""
@@ -117,7 +119,7 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
     """The record for `job`, or None when not even its first attempt could start (the cost limit)."""
     attempts, retries, usage, cost, seconds_total = _carry(previous)
     price = price_per_token(job.model) if job.model else (0.0, 0.0)
-    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve)
+    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits)
     sources: set[str] = {previous["cost_source"]} if previous and previous.get("cost_source") not in (None, "none") \
         else set()
     outcome: dict[str, Any] | None = None

@@ -23,6 +23,7 @@ from typing import Any
 from showcause.judges.base import get_mode
 from showcause.judges.loop import Budget
 from showcause.providers.base import Usage, estimate_cost
+from showcause.sandbox.policy import Policy, load_policy
 
 __all__ = ["FREE_PREFIXES", "Meter", "SpendLedger", "charged_usd", "mode_budget", "price_per_token",
            "review_reserve"]
@@ -47,20 +48,22 @@ def price_per_token(model: str) -> tuple[float, float] | None:
     return (price_in / 1_000_000, price_out / 1_000_000)
 
 
-def mode_budget(mode: str) -> Budget:
-    """The budget a mode's review runs under: its own (`budget` on the judge) or the default one."""
+def mode_budget(mode: str, policy: Policy) -> Budget:
+    """The budget a mode's review runs under: its own (a `budget(policy)` on the judge) or the policy's.
+    ``policy``: the bench's (defaults and --config); a case's own config can only lower it."""
     own = getattr(get_mode(mode), "budget", None)
-    return own if isinstance(own, Budget) else Budget()
+    budget = own(policy) if callable(own) else None
+    return budget if isinstance(budget, Budget) else Budget.from_policy(policy)
 
 
-def review_reserve(mode: str, model: str | None, unpriced_reserve: float) -> float:
+def review_reserve(mode: str, model: str | None, unpriced_reserve: float, policy: Policy | None = None) -> float:
     """What one attempt may cost at most: all the tokens its budget allows, every token at the higher price."""
     if model is None:
         return 0.0
     price = price_per_token(model)
     if price is None:
         return unpriced_reserve
-    return mode_budget(mode).tokens * _PASSES.get(mode, 1) * max(price)
+    return mode_budget(mode, policy or load_policy()).tokens * _PASSES.get(mode, 1) * max(price)
 
 
 class Meter:

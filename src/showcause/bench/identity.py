@@ -16,10 +16,12 @@ from urllib.parse import urlsplit
 
 import showcause
 from showcause import __version__
+from showcause.bench.costs import mode_budget
 from showcause.errors import InputError
 from showcause.judges.base import all_modes
 from showcause.judges.loop import Budget
 from showcause.judges.prompting import load_prompt
+from showcause.sandbox.policy import Policy
 from showcause.snapshot.gitcmd import git
 
 __all__ = ["budgets", "check_resume", "git_state", "prompt_hashes", "run_identity", "url_host"]
@@ -63,19 +65,20 @@ def prompt_hashes() -> dict[str, str]:
     return {name: load_prompt(name)[1] for name in names}
 
 
-def budgets() -> dict[str, Any]:
-    """The per-review budgets: the default one, and each mode that runs under its own."""
-    own = {j.name: dataclasses.asdict(b) for j in all_modes() if isinstance(b := getattr(j, "budget", None), Budget)}
-    return {"default": dataclasses.asdict(Budget()), **own}
+def budgets(policy: Policy) -> dict[str, Any]:
+    """The per-review budgets under the bench's policy: the default one, and each mode that runs under its own."""
+    own = {j.name: dataclasses.asdict(mode_budget(j.name, policy))
+           for j in all_modes() if callable(getattr(j, "budget", None))}
+    return {"default": dataclasses.asdict(Budget.from_policy(policy)), **own}
 
 
 def run_identity(*, case_set: str, modes: list[str], models: list[str], runs: int, config: Path | None,
-                 base_urls: dict[str, str | None]) -> dict[str, Any]:
+                 base_urls: dict[str, str | None], limits: Policy) -> dict[str, Any]:
     """`base_urls`: the server each model really talks to (flag, environment or the provider's default).
     Budgets and prompts matter only to model-driven modes: a run without a model does not depend on them."""
     cfg = config.read_text(encoding="utf-8") if config else ""
     return {"case_set": case_set, "modes": modes, "models": models, "runs": runs, "config": cfg,
-            "budgets": budgets() if models else {}, "prompt_hashes": prompt_hashes() if models else {},
+            "budgets": budgets(limits) if models else {}, "prompt_hashes": prompt_hashes() if models else {},
             "base_url_hosts": {m: url_host(u) for m, u in base_urls.items()},
             "base_url_digests": {m: _url_digest(u) for m, u in base_urls.items()}, "version": __version__}
 

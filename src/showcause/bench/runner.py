@@ -29,6 +29,7 @@ from showcause.bench.ratelimit import RateLimiter
 from showcause.errors import InputError, ShowcauseError
 from showcause.judges.base import get_mode
 from showcause.providers.registry import get_provider
+from showcause.sandbox.policy import load_policy
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
@@ -187,13 +188,16 @@ class _Pool:
 
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     urls = _check(cfg)
+    if cfg.config is not None and not cfg.config.is_file():
+        raise InputError(f"{cfg.config}: no such config file")
+    limits = load_policy(cfg.config) if cfg.config is not None else load_policy()  # a bad file: exit 2 now
     paths = find_cases(cfg.cases_dir)
     if not paths:
         raise InputError(f"{cfg.cases_dir}: no cases")
     cases = [load_case(p) for p in paths]
     models = tuple(urls) if urls else ()
     identity = run_identity(case_set=case_set_hash(paths), modes=list(cfg.modes), models=list(models),
-                            runs=cfg.runs, config=cfg.config, base_urls=urls)
+                            runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)
     cfg.out.mkdir(parents=True, exist_ok=True)
     latest = _read_checkpoint(cfg.out, identity, cfg.resume)
     plan = _plan(cases, cfg, models)
@@ -207,7 +211,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     ledger = SpendLedger(cfg.out / LEDGER, cfg.max_cost)
     limiter = RateLimiter(cfg.max_rpm) if cfg.max_rpm else None
     policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
-                           unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter)
+                           unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter, limits=limits)
     pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress)
     started = time.monotonic()
     pool.run(cfg.concurrency)

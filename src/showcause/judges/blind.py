@@ -8,7 +8,8 @@ so they can never back a claim. Phase 2 continues the same conversation: the mec
 head, then the plan, the real diff and the probes' outputs are revealed and the model has all six tools
 on head. Its claims go through the same gate as every mode. The phase-1 position is never returned.
 
-Budget: `BLIND_BUDGET` for the whole review; phase 1 may use `_PHASE1_SHARE` of its tokens and wall
+Budget: the policy's `blind_*` keys for the whole review (`Budget.blind_from_policy`; defaults 100,000
+tokens, 420 s, 24 turns, 10 tool calls); phase 1 may use `_PHASE1_SHARE` of its tokens and wall
 clock and `_PHASE1_TOOL_CALLS` tool calls, phase 2 what is left. When phase 2 cannot start, the review
 is INCONCLUSIVE with BUDGET_EXCEEDED and `meta.budget_exhausted`.
 """
@@ -31,11 +32,11 @@ from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, T
 from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
 from showcause.review.answer import strip_reasoning
+from showcause.sandbox.policy import Policy
 
-__all__ = ["BLIND_BUDGET", "READ_TOOLS", "BlindFirstJudge"]
+__all__ = ["READ_TOOLS", "BlindFirstJudge"]
 
 READ_TOOLS = ("search", "find_symbol", "read_file", "list_files")
-BLIND_BUDGET = Budget(tool_calls=10, tokens=100_000, completion_tokens=8_000, seconds=420.0, turns=24)
 _PHASE1_SHARE = 0.4
 _PHASE1_TOOL_CALLS = 4
 _PHASE1_TURNS = 8
@@ -93,7 +94,10 @@ class BlindFirstJudge:
                                   "task, then sees the plan and the real diff with the six tools on head; its "
                                   "claims go through the gate. With --decision FILE it reviews a decision.")
     needs_model: ClassVar[bool] = True
-    budget: ClassVar[Budget] = BLIND_BUDGET
+
+    @staticmethod
+    def budget(policy: Policy) -> Budget:
+        return Budget.blind_from_policy(policy)
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         policy = ledger.ctx.policy
@@ -112,7 +116,7 @@ class BlindFirstJudge:
         if not request.model:
             raise ConfigError("this mode needs a model: --model provider:model (e.g. openai:gpt-5-mini)")
         model = _Recorder(get_provider(request.model, base_url=request.base_url))
-        total, started = self.budget, time.monotonic()
+        total, started = self.budget(ledger.ctx.policy), time.monotonic()
         system, explore, reveal = (load_prompt(n) for n in ("blind_first", "blind_first_explore", "blind_first_reveal"))
         prompts = {"blind_first": system[1], "blind_first_explore": explore[1], "blind_first_reveal": reveal[1]}
         meta["prompts"] = prompts

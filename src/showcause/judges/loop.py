@@ -57,6 +57,12 @@ class Budget:
         return cls(tool_calls=p.max_tool_calls, tokens=p.max_review_tokens, completion_tokens=p.max_completion_tokens,
                    seconds=p.review_timeout_s, turns=p.max_turns)
 
+    @classmethod
+    def blind_from_policy(cls, p: Policy) -> Budget:
+        """blind_first on a repository change: the `blind_*` keys, with the same tool calls and completions."""
+        return replace(cls.from_policy(p), tokens=p.blind_max_review_tokens, seconds=p.blind_review_timeout_s,
+                       turns=p.blind_max_turns)
+
 
 @dataclass
 class LoopResult:

@@ -46,6 +46,11 @@ class Policy:
     max_completion_tokens: int = 8_000
     review_timeout_s: float = 300.0
     max_turns: int = 16
+    # blind_first on a repository change: two phases share one larger budget (tool calls and completion
+    # tokens per call as above).
+    blind_max_review_tokens: int = 100_000
+    blind_review_timeout_s: float = 420.0
+    blind_max_turns: int = 24
     # Thresholds of the blindness check of blind modes (judges/blindness.py): lower is stricter.
     blindness_warn: float = 0.15
     blindness_leak: float = 0.5
