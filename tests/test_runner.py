@@ -53,10 +53,23 @@ def test_no_network(tmp_path: Path, level: str):
     server.bind(("127.0.0.1", 0))
     server.listen(1)
     port = server.getsockname()[1]
+    server.settimeout(0.2)
     accepted: list[bool] = []
-    threading.Thread(target=lambda: accepted.append(bool(server.accept())), daemon=True).start()
+    done = threading.Event()
+
+    def accept() -> None:
+        while not done.is_set():
+            try:
+                accepted.append(bool(server.accept()))
+            except TimeoutError:
+                continue
+
+    listener = threading.Thread(target=accept, daemon=True)
+    listener.start()
     r = _run(tmp_path, f"import socket\ntry:\n    socket.create_connection(('127.0.0.1', {port}), timeout=2)\n"
              "    print('CONNECTED')\nexcept OSError as e:\n    print('blocked', e)\n", level)
+    done.set()
+    listener.join()
     server.close()
     assert "blocked" in r.stdout and "CONNECTED" not in r.stdout and not accepted
 
