@@ -75,6 +75,19 @@ def test_a_change_that_edits_pyright_settings_gets_a_warning(tmp_path: Path):
     assert "edits pyright's settings" not in same[0]
 
 
+def test_no_settings_warning_when_pyright_is_not_the_checker(tmp_path: Path):
+    base = {**BASE, "tsconfig.json": '{"compilerOptions": {"checkJs": true, "noEmit": true}, "include": ["web"]}\n',
+            "web/a.js": "export const a = 1;\n"}
+    head = {"pyproject.toml": CONFIG.replace('exclude = ["src/m/vendored"]', 'exclude = ["src"]')}
+    case = make_case(tmp_path / "c", base, head, checks={"tests": [], "typecheck": "tsc"})
+    proc = subprocess.run([SHOWCAUSE, "review", "--case", str(case), "--format", "json"], capture_output=True,
+                          text=True, timeout=300)
+    result = json.loads(proc.stdout)
+    assert proc.returncode == 0 and result["verdict"] == "KEEP" and result["claims"] == [], proc.stderr
+    [typecheck] = [c for c in result["tool_calls"] if c["tool"] == "typecheck"]
+    assert typecheck["output"].startswith("T") and "tsc" in typecheck["output"] and "pyright" not in typecheck["output"]
+
+
 @pytest.mark.parametrize(("files", "covered", "outside"), [
     ({"pyproject.toml": '[tool.pyright]\ninclude = ["src/pkg", "tools/*.py"]\n'},
      ["src/pkg/a.py", "src/pkg/sub/b.py", "tools/run.py"], ["src/pkgx/a.py", "tests/t.py", "tools/deep/x.py"]),

@@ -109,10 +109,10 @@ def _arity_claim(call: ToolCall, found: list[ArityMismatch]) -> Claim:
                  verdict="WARNING", fix=f"Update the callers of `{first.function}` or keep the old parameters.")
 
 
-def _settings_claim(call: ToolCall, snapshot: Snapshot) -> Claim | None:
+def _settings_claim(call: ToolCall, snapshot: Snapshot, typecheck: str) -> Claim | None:
     """A change that edits pyright's settings can exclude its own errors from the check: a warning, since
-    nothing mechanical shows whether it did."""
-    if call.tool != "typecheck" or "pyright" not in choose_checkers(snapshot.head, "auto"):
+    nothing mechanical shows whether it did. ``typecheck``: the checker the case or config asks for."""
+    if call.tool != "typecheck" or "pyright" not in choose_checkers(snapshot.head, typecheck):
         return None
     edited = settings_changed(snapshot.base, snapshot.head)
     if edited is None:
@@ -167,7 +167,7 @@ class MechanicalJudge:
         claims = [c for c in (*(_test_claim(x) for x in p.calls), *(_type_claim(x) for x in p.calls),
                               *(_dangling_claim(s, r.name) for s, r in zip(p.searches, p.names, strict=True)),
                               *(_arity_claim(call, found) for call, found in p.arity),
-                              *(_settings_claim(x, ledger.ctx.snapshot) for x in p.calls))
+                              *(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls))
                   if c is not None]
         problems = [c for c in p.calls if not c.ok]
         if problems and len(claims) < MAX_CLAIMS:
