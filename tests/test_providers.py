@@ -6,6 +6,8 @@ import itertools
 import json
 import logging
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -821,3 +823,22 @@ def test_every_provider_error_is_inconclusive() -> None:
     assert codes == {"CONFIG_ERROR", "PROVIDER_HTTP_ERROR", "RATE_LIMITED", "PROVIDER_NETWORK_ERROR", "TIMEOUT",
                      "OUTPUT_TRUNCATED", "MALFORMED_RESPONSE"}
     assert all(issubclass(cls, ProviderError) and cls.exit_code == EXIT_INCONCLUSIVE for cls in classes)
+
+
+def test_a_review_without_a_model_never_loads_the_http_providers():
+    # httpx and the HTTP providers cost about 0.25 s of every start; only a model review needs them.
+    code = ("import sys\nfrom showcause.cli import app\nfrom showcause.inputs import open_snapshot, tool_context\n"
+            "from showcause.judges.base import ReviewRequest\nfrom showcause.review.engine import run_review\n"
+            f"with open_snapshot(case={str(Path(__file__).parents[1] / 'examples' / 'demo-case')!r}) as snap:\n"
+            "    print(run_review(tool_context(snap), 'mechanical', ReviewRequest()).verdict)\n"
+            "print(sorted(m for m in sys.modules if m == 'httpx' or m.startswith('showcause.providers.')))\n"
+            "import showcause.providers as p\nprint(p.OpenAIProvider.__name__, p.ScriptedProvider.__name__)\n"
+            "print('httpx' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["MODIFY", "['showcause.providers.base', 'showcause.providers.errors', "
+                                        "'showcause.providers.registry']", "OpenAIProvider ScriptedProvider", "True"]
+    with pytest.raises(AttributeError, match="has no attribute 'NoSuchProvider'"):
+        import showcause.providers
+
+        _ = showcause.providers.NoSuchProvider

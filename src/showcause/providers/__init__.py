@@ -1,8 +1,14 @@
-"""Model providers: OpenAI-compatible, Anthropic and scripted, behind one `Provider.complete` call."""
+"""Model providers: OpenAI-compatible, Anthropic and scripted, behind one `Provider.complete` call.
+
+The concrete providers (and httpx, which they use) are imported when first named: a review without a
+model never loads them.
+"""
 
 from __future__ import annotations
 
-from showcause.providers.anthropic import AnthropicProvider
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from showcause.providers.base import (
     Message,
     ModelTurn,
@@ -24,9 +30,14 @@ from showcause.providers.errors import (
     ProviderTimeoutError,
     RateLimitedError,
 )
-from showcause.providers.openai import OpenAIProvider
 from showcause.providers.registry import get_provider, known_prefixes, register_provider
-from showcause.providers.scripted import ScriptedProvider
+
+if TYPE_CHECKING:
+    from showcause.providers.anthropic import AnthropicProvider
+    from showcause.providers.openai import OpenAIProvider
+    from showcause.providers.scripted import ScriptedProvider
+
+_LAZY = {"AnthropicProvider": "anthropic", "OpenAIProvider": "openai", "ScriptedProvider": "scripted"}
 
 __all__ = [
     "AnthropicProvider",
@@ -53,3 +64,10 @@ __all__ = [
     "known_prefixes",
     "register_provider",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"showcause.providers.{module}"), name)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib.metadata import entry_points
 
-from showcause.providers.anthropic import anthropic_provider
 from showcause.providers.base import Provider, ProviderConfig
 from showcause.providers.errors import ConfigError
-from showcause.providers.openai import ollama_provider, openai_provider, openrouter_provider
-from showcause.providers.scripted import ScriptedProvider
 
 __all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "get_provider", "known_prefixes", "register_provider",
            "wrapping_providers"]
@@ -25,16 +23,24 @@ ProviderFactory = Callable[[str, "str | None", ProviderConfig], Provider]
 ENTRY_POINT_GROUP = "showcause.providers"
 
 
-def _scripted(model: str, base_url: str | None, config: ProviderConfig) -> Provider:
-    return ScriptedProvider(model)
+def _builtin(module: str, name: str) -> ProviderFactory:
+    """A built-in factory, imported on first use: the HTTP providers pull in httpx, which a review without a
+    model (and every `showcause` start) should not pay for."""
+
+    def factory(model: str, base_url: str | None, config: ProviderConfig) -> Provider:
+        make = getattr(importlib.import_module(f"showcause.providers.{module}"), name)
+        made: Provider = make(model, base_url, config)
+        return made
+
+    return factory
 
 
 PROVIDERS: dict[str, ProviderFactory] = {
-    "openai": openai_provider,
-    "openrouter": openrouter_provider,
-    "ollama": ollama_provider,
-    "anthropic": anthropic_provider,
-    "scripted": _scripted,
+    "openai": _builtin("openai", "openai_provider"),
+    "openrouter": _builtin("openai", "openrouter_provider"),
+    "ollama": _builtin("openai", "ollama_provider"),
+    "anthropic": _builtin("anthropic", "anthropic_provider"),
+    "scripted": _builtin("scripted", "scripted_provider"),
 }
 _plugins_loaded = False
 # A wrapper for every provider made in the current context (the benchmark meters and paces model calls).

@@ -13,6 +13,7 @@ from showcause.providers import errors
 from showcause.providers.base import (
     Message,
     ModelTurn,
+    ProviderConfig,
     ToolCallRequest,
     ToolChoice,
     ToolSpec,
@@ -21,7 +22,7 @@ from showcause.providers.base import (
     message_chars,
 )
 
-__all__ = ["ScriptedCall", "ScriptedProvider", "load_script"]
+__all__ = ["ScriptedCall", "ScriptedProvider", "load_script", "scripted_provider"]
 
 _ERRORS: dict[str, type[errors.ProviderError]] = {
     cls.code: cls
@@ -190,3 +191,8 @@ class ScriptedProvider:
             estimated=True,
         )
         return ModelTurn(reply.content, reply.tool_calls, usage, reply.finish_reason, reply.model)
+
+
+def scripted_provider(model: str, base_url: str | None, config: ProviderConfig) -> ScriptedProvider:
+    """The `scripted:FILE` factory: the model name is the script's path; no server, no configuration."""
+    return ScriptedProvider(model)
