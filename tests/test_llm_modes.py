@@ -14,7 +14,8 @@ import pytest
 from llm_servers import OpenAIServer, turn
 from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest
-from showcause.judges.loop import Budget
+from showcause.judges.loop import ANSWER_SCHEMA, Budget
+from showcause.providers.base import schema_kwargs
 from showcause.review.engine import run_review
 from showcause.sandbox.policy import load_policy
 
@@ -84,6 +85,45 @@ def test_malformed_answer_gets_one_repair_then_fails():
     assert result.verdict == "INCONCLUSIVE" and result.error == {
         "code": "MALFORMED_RESPONSE",
         "message": "the answer holds no JSON object; reply with only the JSON final answer"}
+
+
+def test_turns_without_tools_ask_for_the_answer_schema():
+    with OpenAIServer() as server:
+        server.add_turns(turn(tool_calls=[("list_files", {})]), turn(content="Looks fine to me."),
+                         turn(content='{"summary": "ok", "claims": []}'))
+        assert review_with(server, KEEP).verdict == "KEEP"
+        bodies = [r.body for r in server.posts()]
+    assert ["tools" in b for b in bodies] == [True, True, False]   # the repair turn has no tools
+    assert ["response_format" in b for b in bodies] == [False, False, True]
+    assert bodies[2]["response_format"] == {"type": "json_schema",
+                                            "json_schema": {"name": "answer", "schema": ANSWER_SCHEMA}}
+    assert set(ANSWER_SCHEMA["properties"]) == {"summary", "claims"}
+
+
+def test_a_server_that_rejects_the_answer_schema_gets_the_call_without_it():
+    with OpenAIServer(reject_params={"response_format"}) as server:
+        server.add_turns(turn(content="prose"), turn(content='{"claims": []}'))
+        assert review_with(server, KEEP, "decision_judge").verdict == "KEEP"
+        posts = server.posts()
+    # Refused once (400 naming the parameter), sent again without it; the provider then stops sending it.
+    assert ["response_format" in r.body for r in posts] == [True, False, False]
+
+
+def test_providers_written_before_the_schema_parameter_still_work():
+    class OldPlugin:
+        name = "old:plugin"
+
+        def complete(self, messages, *, tools=(), tool_choice="auto", max_tokens=8000, temperature=None,
+                     timeout_s=120.0):
+            raise AssertionError("not called here")
+
+    class Flexible(OldPlugin):
+        def complete(self, messages, **kwargs):
+            raise AssertionError("not called here")
+
+    assert schema_kwargs(OldPlugin(), ANSWER_SCHEMA) == {}
+    assert schema_kwargs(Flexible(), ANSWER_SCHEMA) == {"response_schema": ANSWER_SCHEMA}
+    assert schema_kwargs(Flexible(), None) == {}
 
 
 def test_truncated_answer_is_inconclusive():

@@ -7,12 +7,21 @@ review result no longer carries — and every call start goes through the shared
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from showcause.bench.costs import Meter
 from showcause.bench.ratelimit import RateLimiter
-from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, estimate_tokens, message_chars
+from showcause.providers.base import (
+    Message,
+    ModelTurn,
+    Provider,
+    ToolChoice,
+    ToolSpec,
+    estimate_tokens,
+    message_chars,
+    schema_kwargs,
+)
 from showcause.providers.errors import ProviderError
 
 __all__ = ["MeteredProvider"]
@@ -42,12 +51,14 @@ class MeteredProvider:
         max_tokens: int = 8000,
         temperature: float | None = None,
         timeout_s: float = 120.0,
+        response_schema: Mapping[str, Any] | None = None,
     ) -> ModelTurn:
         if self._limiter is not None:
             self._limiter.wait()
         try:
             turn = self._inner.complete(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,
-                                        temperature=temperature, timeout_s=timeout_s)
+                                        temperature=temperature, timeout_s=timeout_s,
+                                        **schema_kwargs(self._inner, response_schema))
         except ProviderError as exc:
             sent = tools if tool_choice != "none" else ()
             self._meter.add_failure(exc.code, exc.status, estimate_tokens(message_chars(messages, sent)), max_tokens)

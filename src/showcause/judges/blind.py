@@ -17,7 +17,7 @@ is INCONCLUSIVE with BUDGET_EXCEEDED and `meta.budget_exhausted`.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -28,7 +28,7 @@ from showcause.judges.blindness import Thresholds, check_blindness, thresholds
 from showcause.judges.loop import Budget, BudgetExceeded, LoopResult, run_tool_loop, tool_specs
 from showcause.judges.mechanical import run_probes
 from showcause.judges.prompting import change_text, load_prompt
-from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, message_chars
+from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, message_chars, schema_kwargs
 from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
 from showcause.review.answer import strip_reasoning
@@ -53,9 +53,11 @@ class _Recorder:
         self.last: ModelTurn | None = None
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (), tool_choice: ToolChoice = "auto",
-                 max_tokens: int = 8000, temperature: float | None = None, timeout_s: float = 120.0) -> ModelTurn:
+                 max_tokens: int = 8000, temperature: float | None = None, timeout_s: float = 120.0,
+                 response_schema: Mapping[str, Any] | None = None) -> ModelTurn:
         turn = self.provider.complete(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,
-                                      temperature=temperature, timeout_s=timeout_s)
+                                      temperature=temperature, timeout_s=timeout_s,
+                                      **schema_kwargs(self.provider, response_schema))
         self.calls += 1
         self.last = turn
         return turn

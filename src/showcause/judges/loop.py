@@ -17,20 +17,24 @@ from typing import Any
 
 from showcause.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
-from showcause.providers.base import Message, Provider, ToolCallRequest, ToolSpec
+from showcause.providers.base import Message, Provider, ToolCallRequest, ToolSpec, schema_kwargs
 from showcause.providers.errors import OutputTruncatedError
 from showcause.review.answer import MalformedAnswer, parse_answer
 from showcause.review.claims import FinalAnswer
 from showcause.sandbox.policy import Policy
 from showcause.tools.registry import tool_schemas
 
-__all__ = ["Budget", "BudgetExceeded", "LoopResult", "OutputTruncated", "ReviewTimeout", "ask_for_answer",
-           "run_tool_loop", "tool_specs"]
+__all__ = ["ANSWER_SCHEMA", "Budget", "BudgetExceeded", "LoopResult", "OutputTruncated", "ReviewTimeout",
+           "ask_for_answer", "run_tool_loop", "tool_specs"]
 
 _MIN_COMPLETION = 256
 _FORCED = ("The tool budget for this review is used up. Give your final answer now, as the JSON described "
            "in the instructions, without calling tools.")
 
+
+# What a turn without tools must answer with (the JSON final answer of DESIGN.md), for servers that can
+# constrain their output to a schema: small local models then answer in shape instead of in prose.
+ANSWER_SCHEMA: dict[str, Any] = FinalAnswer.model_json_schema()
 
 class BudgetExceeded(ShowcauseError):
     code = "BUDGET_EXCEEDED"
@@ -104,6 +108,7 @@ class _State:
 
 
 def _call(provider: Provider, state: _State, messages: list[Message], tools: Sequence[ToolSpec]) -> Any:
+    """One model call; a call without tools is one where an answer is due, so it asks for the answer's schema."""
     if state.turns >= state.budget.turns:
         raise BudgetExceeded(f"turn limit of {state.budget.turns} reached without a final answer")
     left = state.left()
@@ -116,7 +121,7 @@ def _call(provider: Provider, state: _State, messages: list[Message], tools: Seq
         raise BudgetExceeded(f"the next call needs about {prompt + _MIN_COMPLETION} tokens; "
                              f"{state.budget.tokens - state.tokens} of {state.budget.tokens} are left")
     turn = provider.complete(messages, tools=tools, tool_choice="auto" if tools else "none", max_tokens=max_tokens,
-                             timeout_s=min(left, 180.0))
+                             timeout_s=min(left, 180.0), **schema_kwargs(provider, None if tools else ANSWER_SCHEMA))
     state.turns += 1
     used_prompt = turn.usage.prompt_tokens or prompt
     used_completion = turn.usage.completion_tokens or max(1, int(len(turn.content) / 3.5))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from showcause.providers.base import (
@@ -171,6 +171,7 @@ class AnthropicProvider:
         max_tokens: int = 8000,
         temperature: float | None = None,
         timeout_s: float = 120.0,
+        response_schema: Mapping[str, Any] | None = None,
     ) -> ModelTurn:
         body = self.build_body(
             messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ __all__ = [
     "estimate_cost",
     "estimate_tokens",
     "message_chars",
+    "schema_kwargs",
 ]
 
 ToolChoice = Literal["auto", "none", "required"]
@@ -93,7 +95,24 @@ class Provider(Protocol):
         max_tokens: int = 8000,
         temperature: float | None = None,
         timeout_s: float = 120.0,
-    ) -> ModelTurn: ...
+        response_schema: Mapping[str, Any] | None = None,
+    ) -> ModelTurn:
+        """``response_schema``: a JSON schema the answer must follow, given only on turns without tools; a
+        provider whose API can constrain output to it (OpenAI's `response_format`) sends it, others ignore it."""
+        ...
+
+
+def schema_kwargs(provider: object, schema: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``{"response_schema": schema}`` for a provider whose `complete` takes it, else nothing: a plugin
+    written before the parameter existed keeps working."""
+    if schema is None:
+        return {}
+    try:
+        params = inspect.signature(provider.complete).parameters  # type: ignore[attr-defined]
+    except (AttributeError, TypeError, ValueError):
+        return {}
+    takes = "response_schema" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    return {"response_schema": schema} if takes else {}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -167,12 +167,18 @@ class OpenAIProvider:
         tool_choice: ToolChoice,
         max_tokens: int,
         temperature: float | None,
+        response_schema: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """The exact JSON body of one request (tools are left out entirely when tool_choice is "none")."""
+        """The exact JSON body of one request (tools are left out entirely when tool_choice is "none"; a
+        response schema is sent only without tools, as `response_format`, which servers with grammars such
+        as llama.cpp enforce token by token)."""
         body: dict[str, Any] = {"model": self.model, "messages": [_wire_message(m) for m in messages]}
         if tools and tool_choice != "none":
             body["tools"] = [_wire_tool(t) for t in tools]
             body["tool_choice"] = tool_choice
+        elif response_schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "answer", "schema": dict(response_schema)}}
         body[self._token_param] = max_tokens
         if temperature is not None:
             body["temperature"] = temperature
@@ -212,9 +218,11 @@ class OpenAIProvider:
         max_tokens: int = 8000,
         temperature: float | None = None,
         timeout_s: float = 120.0,
+        response_schema: Mapping[str, Any] | None = None,
     ) -> ModelTurn:
         body = self.build_body(
-            messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature
+            messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature,
+            response_schema=response_schema,
         )
         data = call_json(
             self._http,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -166,6 +166,7 @@ class ScriptedProvider:
         max_tokens: int = 8000,
         temperature: float | None = None,
         timeout_s: float = 120.0,
+        response_schema: Mapping[str, Any] | None = None,
     ) -> ModelTurn:
         with self._lock:
             self.calls.append(ScriptedCall(tuple(messages), tuple(tools), tool_choice, max_tokens))
