@@ -48,9 +48,9 @@ from showcause.providers import (
     known_prefixes,
 )
 from showcause.providers.anthropic import AnthropicProvider
-from showcause.providers.http import redact, retry_after_s
+from showcause.providers.http import HttpResult, find_rejected_param, redact, retry_after_s
 from showcause.providers.keys import CommandKey, NoKey
-from showcause.providers.openai import OpenAIProvider
+from showcause.providers.openai import OPTIONAL_PARAMS, OpenAIProvider
 from showcause.providers.scripted import ScriptedProvider
 
 pytestmark = pytest.mark.timeout(60)
@@ -842,3 +842,15 @@ def test_a_review_without_a_model_never_loads_the_http_providers():
         import showcause.providers
 
         _ = showcause.providers.NoSuchProvider
+
+
+def test_a_500_that_reports_a_request_validation_error_names_the_rejected_parameter():
+    # llama-cpp-python answers a response_format its schema refuses with 500 and pydantic's text.
+    text = json.dumps({"error": {"message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', "
+                                            "'response_format', 'type'), 'msg': \"Input should be 'text' or "
+                                            "'json_object'\"}", "type": "internal_server_error"}})
+    body = {"model": "m", "response_format": {"type": "json_schema"}, "temperature": 0}
+    assert find_rejected_param(HttpResult(500, {}, text), body, OPTIONAL_PARAMS) == "response_format"
+    assert find_rejected_param(HttpResult(500, {}, '{"error": "response_format broke us"}'), body,
+                               OPTIONAL_PARAMS) is None   # a plain server failure is not a refusal
+    assert find_rejected_param(HttpResult(503, {}, text), body, OPTIONAL_PARAMS) is None

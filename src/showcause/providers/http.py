@@ -246,8 +246,10 @@ class _KeySource(Protocol):
 
 
 def find_rejected_param(result: HttpResult, body: Mapping[str, Any], candidates: Iterable[str]) -> str | None:
-    """Which optional request parameter a 400/422 complains about: the error's `param`, else one it names."""
-    if result.status not in (400, 422):
+    """Which optional request parameter a 400/422 complains about: the error's `param`, else one it names.
+    A 500 counts when it reports a failed validation of the request (llama-cpp-python answers a body its
+    schema refuses with 500 and pydantic's "validation error" text)."""
+    if result.status not in (400, 422) and not (result.status == 500 and "validation error" in result.text):
         return None
     present = [name for name in candidates if name in body]
     try:
@@ -283,7 +285,8 @@ def call_json(
 
     A 401 re-mints the key once (when the key source can). A 400/422 that names an optional parameter is
     retried once without it: `adjust` edits the body and returns the names it has now dealt with, which are
-    never adjusted again in this call. Anything else is PROVIDER_HTTP_ERROR.
+    never adjusted again in this call (a parameter it only reshaped, such as a response format in another
+    form, is not among them and may be refused once more). Anything else is PROVIDER_HTTP_ERROR.
     """
     extra = tuple(extra_secrets)
     reminted = False
@@ -302,9 +305,9 @@ def call_json(
                 continue
         param = rejected(result, body)
         if param is not None and param not in handled:
-            done = adjust(body, param)
+            done = adjust(body, param)  # the names dealt with: `param` itself unless it was only reshaped
             if done:
-                handled |= done | {param}
+                handled |= done
                 log.warning("%s: server rejected %r; retrying once without it", client.label, param)
                 continue
         detail = redact(error_detail(result.text), keys.secrets() + extra)

@@ -139,6 +139,7 @@ class OpenAIProvider:
         self._extra_body = dict(extra_body or {})
         self._key_hint = key_hint
         self._dropped: set[str] = set()   # parameters this server rejected; not sent again
+        self._schema_format = "json_schema"  # how a response schema is sent; "json_object" after a refusal
         self._ids = itertools.count(1)
         self._http = HttpClient(
             label=self.name,
@@ -177,8 +178,10 @@ class OpenAIProvider:
             body["tools"] = [_wire_tool(t) for t in tools]
             body["tool_choice"] = tool_choice
         elif response_schema is not None:
-            body["response_format"] = {"type": "json_schema",
-                                       "json_schema": {"name": "answer", "schema": dict(response_schema)}}
+            schema = dict(response_schema)
+            body["response_format"] = (
+                {"type": "json_object", "schema": schema} if self._schema_format == "json_object"
+                else {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}})
         body[self._token_param] = max_tokens
         if temperature is not None:
             body["temperature"] = temperature
@@ -200,6 +203,12 @@ class OpenAIProvider:
             body[other] = body.pop(param)
             self._token_param = other
             return set(_TOKEN_PARAMS)
+        if param == "response_format" and body.get("response_format", {}).get("type") == "json_schema":
+            # OpenAI's form refused: llama-cpp-python takes the schema inside a json_object format instead.
+            schema = body["response_format"]["json_schema"]["schema"]
+            body["response_format"] = {"type": "json_object", "schema": schema}
+            self._schema_format = "json_object"
+            return {"response_format:json_schema"}
         if param in OPTIONAL_PARAMS and param in body:
             body.pop(param)
             self._dropped.add(param)
