@@ -42,6 +42,12 @@ log = logging.getLogger("showcause.providers")
 _NEVER_RETRY_5XX = frozenset({501, 505})
 
 
+def is_request_validation_error(result: HttpResult) -> bool:
+    """A 500 that reports a failed validation of the request body (llama-cpp-python's answer to a body its
+    schema refuses): the same body fails again, so it is not retried; the caller may adjust it."""
+    return result.status == 500 and "validation error" in result.text
+
+
 def is_retryable(status: int) -> bool:
     """408/409/429 and every 5xx except 501/505 are worth another attempt."""
     return status in (408, 409, 429) or (500 <= status < 600 and status not in _NEVER_RETRY_5XX)
@@ -210,7 +216,7 @@ class HttpClient:
             else:
                 status = response.status_code
                 result = HttpResult(status=status, headers=dict(response.headers.items()), text=text)
-                if not is_retryable(status):
+                if not is_retryable(status) or is_request_validation_error(result):
                     return result
                 detail = redact(error_detail(text), secrets)
                 wait = retry_after_s(result.headers)
@@ -249,7 +255,7 @@ def find_rejected_param(result: HttpResult, body: Mapping[str, Any], candidates:
     """Which optional request parameter a 400/422 complains about: the error's `param`, else one it names.
     A 500 counts when it reports a failed validation of the request (llama-cpp-python answers a body its
     schema refuses with 500 and pydantic's "validation error" text)."""
-    if result.status not in (400, 422) and not (result.status == 500 and "validation error" in result.text):
+    if result.status not in (400, 422) and not is_request_validation_error(result):
         return None
     present = [name for name in candidates if name in body]
     try:
