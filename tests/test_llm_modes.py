@@ -98,6 +98,10 @@ def test_turns_without_tools_ask_for_the_answer_schema():
     assert bodies[2]["response_format"] == {"type": "json_schema",
                                             "json_schema": {"name": "answer", "schema": ANSWER_SCHEMA}}
     assert set(ANSWER_SCHEMA["properties"]) == {"summary", "claims"}
+    # Shape only: llama.cpp unrolls a `maxLength: 4000` into thousands of grammar rules and its server dies.
+    assert "maxLength" not in json.dumps(ANSWER_SCHEMA) and "maxItems" not in json.dumps(ANSWER_SCHEMA)
+    assert ANSWER_SCHEMA["$defs"]["Claim"]["properties"]["verdict"] == {"enum": ["WARNING", "MODIFY", "REPLACE"],
+                                                                        "type": "string"}
 
 
 def test_a_server_that_rejects_the_answer_schema_gets_the_call_without_it():

@@ -32,9 +32,21 @@ _FORCED = ("The tool budget for this review is used up. Give your final answer n
            "in the instructions, without calling tools.")
 
 
+def _shape_only(schema: Any, names: bool = False) -> Any:
+    """The schema without length and count limits, titles and defaults: servers that compile a schema to a
+    grammar (llama.cpp) unroll `maxLength: 4000` into thousands of nested rules and fail. The answer is
+    validated in full when it is parsed."""
+    if isinstance(schema, dict):  # `names`: a `properties` or `$defs` mapping, whose keys are names, not keywords
+        return {k: _shape_only(v, k in ("properties", "$defs") and not names) for k, v in schema.items()
+                if names or k not in ("maxLength", "minLength", "maxItems", "minItems", "title", "default")}
+    if isinstance(schema, list):
+        return [_shape_only(v) for v in schema]
+    return schema
+
+
 # What a turn without tools must answer with (the JSON final answer of DESIGN.md), for servers that can
 # constrain their output to a schema: small local models then answer in shape instead of in prose.
-ANSWER_SCHEMA: dict[str, Any] = FinalAnswer.model_json_schema()
+ANSWER_SCHEMA: dict[str, Any] = _shape_only(FinalAnswer.model_json_schema())
 
 class BudgetExceeded(ShowcauseError):
     code = "BUDGET_EXCEEDED"
