@@ -19,10 +19,7 @@ class TypecheckArgs(Args):
     pass
 
 
-_PYRIGHT_CONFIGS = ("pyrightconfig.json", "pyproject.toml")
-
-
-def _pyright_scope(ctx: ToolContext, configured: PyrightFiles | None) -> tuple[str, ...] | None:
+def _pyright_scope(ctx: ToolContext, configured: PyrightFiles | None, edited: bool) -> tuple[str, ...] | None:
     """The Python files whose diagnostics the change can alter and that the project type-checks (its pyright
     include/exclude, read on base), or None to check the project as configured."""
     from showcause.symbols import SymbolIndex
@@ -34,9 +31,9 @@ def _pyright_scope(ctx: ToolContext, configured: PyrightFiles | None) -> tuple[s
     if reached is None or not snap.diff.files:  # the graph cannot tell, or no change (`--repo` alone)
         reached = set(python)
     scope = tuple(sorted(f for f in python if f in reached))
-    # The whole project as configured: pyright's own run is the same, unless the change edits the config
-    # (then the files are named, so that a change cannot narrow what it is checked under).
-    if scope and len(scope) == len(python) and not set(_PYRIGHT_CONFIGS) & set(snap.diff.files):
+    # The whole project as configured: pyright's own run is the same, unless the change edits pyright's
+    # settings (`edited`; then the files are named, so that a change cannot narrow what it is checked under).
+    if scope and len(scope) == len(python) and not edited:
         return None
     return scope
 
@@ -66,12 +63,13 @@ class TypecheckTool:
         shown: list[Shown] = []
         isolation = None
         ok = True
-        if "pyright" in checkers and (edited := settings_changed(snap.base, snap.head)):
+        edited = settings_changed(snap.base, snap.head) if "pyright" in checkers else None
+        if edited:
             lines.append(f"typecheck: the change edits pyright's settings ({edited}); head is checked under the "
                          "edited settings, and files they exclude are not checked")
         configured = configured_files(snap.base) if "pyright" in checkers else None
         as_configured = f" under the include/exclude of {configured.source} on base" if configured else ""
-        scope = _pyright_scope(ctx, configured) if "pyright" in checkers else None
+        scope = _pyright_scope(ctx, configured, edited is not None) if "pyright" in checkers else None
         if scope == ():
             checkers.remove("pyright")
             lines.append(f"typecheck: pyright not run: the change reaches no Python file the project type-checks"
