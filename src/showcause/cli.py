@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -239,7 +240,7 @@ def bench(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from showcause.bench.report import render_report, write_plot
+    from showcause.bench.report import import_plotting, render_report, write_plot
     from showcause.bench.runner import EXIT_STOPPED, BenchConfig, run_bench
 
     modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
@@ -249,11 +250,13 @@ def bench(
                       max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
-        with Progress(*columns, transient=True) as bar:
+        with Progress(*columns, transient=True, refresh_per_second=2) as bar:
             task = bar.add_task("reviews", total=None)
 
             def tick(done: int, total: int, record: dict[str, Any]) -> None:
                 bar.update(task, completed=done, total=total, description=f"{record['case']} {record['verdict']}")
+                if total - done == concurrency - 1:   # a worker has nothing left: load the plot library on it
+                    threading.Thread(target=import_plotting, daemon=True).start()
 
             results = run_bench(cfg, tick)
     except ShowcauseError as exc:

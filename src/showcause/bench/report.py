@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["render_report", "write_plot"]
+__all__ = ["import_plotting", "render_report", "write_plot"]
 
 
 def _pct(r: dict[str, Any]) -> str:
@@ -161,11 +161,18 @@ def render_report(results: dict[str, Any], command: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_plot(results: dict[str, Any], path: Path) -> None:
-    """Recall per defect kind and false-intervention rate per (mode, model), with Wilson intervals."""
+def import_plotting() -> None:
+    """Import matplotlib (about a second): `write_plot` needs it, and a bench calls this early on a core
+    its last reviews leave idle."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+
+def write_plot(results: dict[str, Any], path: Path) -> None:
+    """Recall per defect kind and false-intervention rate per (mode, model), with Wilson intervals."""
+    import_plotting()
     import matplotlib.pyplot as plt
 
     arms = list(results["metrics"])

@@ -10,11 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache, lru_cache
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor
 
-from showcause.symbols.languages import get_parser, language_for
+from showcause.symbols.languages import get_language, get_parser, language_for
 
 __all__ = ["code_text", "file_class", "is_prose", "name_pattern"]
 
@@ -40,32 +40,11 @@ def file_class(path: str) -> str:
     return "other"
 
 
+_NOT_LINE_BREAK = re.compile(rb"[^\r\n]")
+
+
 def _blank(buf: bytearray, start: int, end: int) -> None:
-    for i in range(start, end):
-        if buf[i] not in (0x0A, 0x0D):
-            buf[i] = 0x20
-
-
-def _docstring_nodes(node: Node) -> Iterator[Node]:
-    """Python string statements (docstrings and bare strings used as comments)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type == "expression_statement" and n.named_child_count == 1 and n.named_children[0].type in (
-                "string", "concatenated_string"):
-            yield n
-            continue
-        stack.extend(n.named_children)
-
-
-def _comment_nodes(node: Node) -> Iterator[Node]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type in ("comment", "html_comment"):
-            yield n
-        else:
-            stack.extend(n.children)
+    buf[start:end] = _NOT_LINE_BREAK.sub(b" ", bytes(buf[start:end]))
 
 
 _SQL_START = re.compile(r"^\s*(select|insert|update|delete|with|create|alter|drop|replace|merge|upsert)\b", re.I)
@@ -81,17 +60,31 @@ def is_prose(text: str) -> bool:
     return any(c.isspace() for c in text.strip()) and not _SQL_START.match(text)
 
 
-def _prose_string_parts(node: Node) -> Iterator[Node]:
-    """Content pieces of prose string literals (interpolations are left alone: they are code)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.type in _STRING_NODES:
-            parts = [c for c in n.children if c.type in _CONTENT_NODES]
-            text = "".join((c.text or b"").decode("utf-8", "replace") for c in parts)
-            if is_prose(text):
-                yield from parts
-        stack.extend(n.children)
+@cache
+def _blank_query(language: str) -> Query:
+    """Comments, string literals and string statements, found by tree-sitter in one pass over the tree
+    (walking every node in Python cost more than the parse)."""
+    lang = get_language(language)
+    kinds = [k for k in ("comment", "html_comment") if lang.id_for_node_kind(k, True)]
+    source = "[" + " ".join(f"({k})" for k in kinds) + "] @comment\n"
+    source += "[" + " ".join(f"({k})" for k in _STRING_NODES if lang.id_for_node_kind(k, True)) + "] @string\n"
+    if language == "python":
+        source += "(expression_statement [(string) (concatenated_string)]) @statement\n"
+    return Query(lang, source)
+
+
+def _blanked_nodes(language: str, root: Node) -> Iterator[Node]:
+    """Comments; Python string statements (docstrings and bare strings used as comments); and the content
+    pieces of prose string literals (their interpolations are code and stay)."""
+    caps = QueryCursor(_blank_query(language)).captures(root)
+    yield from caps.get("comment", [])
+    for n in caps.get("statement", []):
+        if n.named_child_count == 1:
+            yield n
+    for n in caps.get("string", []):
+        parts = [c for c in n.children if c.type in _CONTENT_NODES]
+        if is_prose("".join((c.text or b"").decode("utf-8", "replace") for c in parts)):
+            yield from parts
 
 
 _JSON_STRING = re.compile(rb'"(?:[^"\\\n]|\\.)*"')
@@ -122,14 +115,8 @@ def _code_text_cached(digest: str, path_kind: str, data: bytes) -> str:
     del digest  # part of the cache key only
     lang, _, ext = path_kind.partition("|")
     if lang:
-        tree = get_parser(lang).parse(data)
         buf = bytearray(data)
-        for n in _comment_nodes(tree.root_node):
-            _blank(buf, n.start_byte, n.end_byte)
-        if lang == "python":
-            for n in _docstring_nodes(tree.root_node):
-                _blank(buf, n.start_byte, n.end_byte)
-        for n in _prose_string_parts(tree.root_node):
+        for n in _blanked_nodes(lang, get_parser(lang).parse(data).root_node):
             _blank(buf, n.start_byte, n.end_byte)
         out = bytes(buf)
     elif ext in _CONFIG_SQL:

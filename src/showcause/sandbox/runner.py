@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from showcause.sandbox.policy import Policy
+from showcause.sandbox.toolchain import node_modules
 
 __all__ = ["SANDBOX_OUT", "SANDBOX_ROOT", "ProcResult", "available_isolation", "run_sandboxed"]
 
@@ -86,8 +87,7 @@ def available_isolation(policy: Policy) -> str:
 
 def _ro_prefixes() -> list[str]:
     """Interpreter and tool locations the sandboxed process needs to see, read-only."""
-    here = Path(__file__).resolve()
-    tools = here.parents[3] / "toolchain" / "node_modules"
+    tools = node_modules()
     paths = {sys.prefix, sys.base_prefix, os.path.realpath(sys.executable)}
     if tools.is_dir():
         paths.add(str(tools))

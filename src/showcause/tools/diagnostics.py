@@ -5,19 +5,17 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import platform
 import re
 import secrets
 import shutil
-import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass, replace
-from functools import cache
 from pathlib import Path
 
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
+from showcause.sandbox.toolchain import pyright_node, tsc_native, tsc_path, v8_flags
 from showcause.sandbox.workspace import fresh_copy
 from showcause.snapshot.diff import Diff
 from showcause.tools.basecache import cache_get, cache_put
@@ -56,44 +54,22 @@ class CheckRun:
     problem: str = ""
 
 
-@cache
-def _baseline_only_flag(node: str) -> list[str]:
-    """`--max-opt=1` when this node's V8 has it: pyright then runs on V8's baseline compiler only. A run lasts
-    seconds, too short for the optimizing tiers to repay their compile threads: measured, the same check
-    took 21-33% less CPU for 4-7% more wall time alone, and reviews run it beside pytest."""
-    try:
-        options = subprocess.run([node, "--v8-options"], capture_output=True, text=True, timeout=30).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    return ["--max-opt=1"] if "--max-opt" in options else []
-
-
 def _pyright_argv() -> list[str]:
     """node on pyright's bundled CLI script: the `pyright` console script is a Python wrapper that costs an
     interpreter start and its own checks on every call; the wrapper remains the fallback."""
-    node = shutil.which("node")
+    node = pyright_node()
     spec = importlib.util.find_spec("pyright")
     script = Path(spec.origin).parent / "dist" / "index.js" if spec is not None and spec.origin else None
     if node and script is not None and script.is_file():
-        return [node, *_baseline_only_flag(node), str(script)]
+        return [node, *v8_flags(node), str(script)]
     return [shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"]
-
-
-def tsc_path() -> Path | None:
-    here = Path(__file__).resolve()
-    tsc = here.parents[3] / "toolchain" / "node_modules" / "typescript" / "bin" / "tsc"
-    return tsc if tsc.is_file() else None
-
-
-_NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
 
 def _tsc_argv(tsc: Path) -> list[str]:
     """TypeScript 7's `tsc` is a node script that starts the native compiler of the platform package: run
     that executable directly when it is there (half the time of a small check), else the script."""
-    arch = _NODE_ARCH.get(platform.machine().lower(), platform.machine().lower())
-    native = tsc.parents[2] / "@typescript" / f"typescript-{sys.platform}-{arch}" / "lib" / "tsc"
-    if native.is_file() and os.access(native, os.X_OK):
+    native = tsc_native(tsc)
+    if native is not None:
         return [str(native)]
     return [shutil.which("node") or "/usr/bin/node", str(tsc)]
 

@@ -1,0 +1,68 @@
+"""The npm-installed toolchain (`toolchain/`): the TypeScript compiler, and a pinned node for pyright."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+__all__ = ["node_modules", "pyright_node", "tsc_native", "tsc_path", "v8_flags"]
+
+_NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
+
+
+def node_modules() -> Path:
+    return Path(__file__).resolve().parents[3] / "toolchain" / "node_modules"
+
+
+def _arch() -> str:
+    machine = platform.machine().lower()
+    return _NODE_ARCH.get(machine, machine)
+
+
+def _executable(path: Path) -> bool:
+    return path.is_file() and os.access(path, os.X_OK)
+
+
+def tsc_path() -> Path | None:
+    tsc = node_modules() / "typescript" / "bin" / "tsc"
+    return tsc if tsc.is_file() else None
+
+
+def tsc_native(tsc: Path) -> Path | None:
+    """TypeScript 7's native compiler, which its `tsc` script only starts."""
+    native = tsc.parents[2] / "@typescript" / f"typescript-{sys.platform}-{_arch()}" / "lib" / "tsc"
+    return native if _executable(native) else None
+
+
+@cache
+def pyright_node() -> str | None:
+    """The node that runs pyright: the toolchain's pinned one (node 24, whose V8 has the Maglev tier)
+    when it runs on this host, else the node on PATH."""
+    pinned = node_modules() / f"node-{sys.platform}-{_arch()}" / "bin" / "node"
+    if _executable(pinned) and _v8_options(str(pinned)):
+        return str(pinned)
+    return shutil.which("node")
+
+
+@cache
+def _v8_options(node: str) -> str:
+    try:
+        return subprocess.run([node, "--v8-options"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def v8_flags(node: str) -> list[str]:
+    """The highest tier a run of a few seconds repays. The top tier (TurboFan) costs more CPU in its
+    compile threads than it saves; Maglev, on by default from node 22, cuts pyright's CPU by 7-12% and its
+    wall time by 30% against the baseline tier (measured in docs/performance.md). Where Maglev is off
+    (node 20), turning it on gained nothing, so such a node stops at the baseline tier."""
+    options = _v8_options(node)
+    if "--max-opt" not in options:
+        return []
+    return ["--max-opt=2"] if "default: --maglev" in options else ["--max-opt=1"]
