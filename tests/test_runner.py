@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from showcause.sandbox import runner
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import _ro_prefixes, available_isolation, run_sandboxed
 
@@ -165,3 +167,50 @@ def test_bwrap_runs_unprivileged(tmp_path: Path):
              "print(os.getuid(), open('/proc/self/status').read().split('CapEff:')[1].split()[0])\n"
              "open('w.txt', 'w').write('writable')\n", "bwrap")
     assert r.stdout.split() == ["65534", "0000000000000000"], r.stdout + r.stderr
+
+
+def _overlap(spans: list[tuple[float, float]]) -> int:
+    """The most spans open at one instant."""
+    edges = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans], key=lambda x: (x[0], x[1]))
+    most = now = 0
+    for _, step in edges:
+        now += step
+        most = max(most, now)
+    return most
+
+
+@pytest.mark.parametrize("slots", [1, 2])
+def test_sandboxed_processes_take_turns_beyond_the_slots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slots: int):
+    monkeypatch.setenv("SHOWCAUSE_PROCESSES", str(slots))
+    runner._slots.cache_clear()
+    spans: list[tuple[float, float]] = []
+
+    def one(i: int) -> None:
+        (tmp_path / str(i)).mkdir()
+        proc = _run(tmp_path / str(i), "import time; a = time.time(); time.sleep(0.4); print(a, time.time())")
+        start, end = map(float, proc.stdout.split())
+        spans.append((start, end))
+
+    try:
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        runner._slots.cache_clear()
+    assert len(spans) == 3
+    assert _overlap(spans) <= slots
+    if slots == 1:
+        assert _overlap(spans) == 1
+
+
+@pytest.mark.parametrize("raw", ["0", "-1", "two", "1.5"])
+def test_a_bad_process_count_is_refused_before_any_work(tmp_path: Path, raw: str):
+    env = {**os.environ, "SHOWCAUSE_PROCESSES": raw}
+    proc = subprocess.run([str(Path(sys.executable).with_name("showcause")), "review", "--case",
+                           "repo_cases/py-crm-column-rename", "--output", str(tmp_path / "r.json")],
+                          capture_output=True, text=True, env=env, cwd=Path(__file__).parents[1])
+    assert proc.returncode == 2
+    assert f"SHOWCAUSE_PROCESSES must be a whole number of at least 1, not {raw!r}" in proc.stderr
+    assert not (tmp_path / "r.json").exists()

@@ -20,6 +20,7 @@ from showcause.render import render
 from showcause.review.decision_command import review_decision
 from showcause.review.engine import run_review
 from showcause.review.result import exit_code
+from showcause.sandbox.runner import process_slots
 from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
 
 __all__ = ["app", "main"]
@@ -42,6 +43,15 @@ ConfigOpt = Annotated[Path | None, typer.Option("--config", help="A TOML file ov
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     typer.echo(f"showcause: error: {message}", err=True)
     raise typer.Exit(code)
+
+
+@app.callback()
+def _environment() -> None:
+    # Host settings from the environment are checked before any command starts work.
+    try:
+        process_slots()
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
 
 
 @tools_app.command("list")

@@ -15,9 +15,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tree_sitter import Tree
+
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.codetext import code_text, file_class, name_pattern
-from showcause.evidence.scope import is_local_definition
+from showcause.evidence.scope import is_local_definition, parse_for_scope
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex
 from showcause.tools.rg import rg_files_with_words
@@ -60,6 +62,8 @@ class Retirement:
     timeout: float = 20.0
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_text: dict[str, str | None] = field(default_factory=dict, repr=False)
+    # Parsed definition files, shared by all the names whose definitions they hold.
+    _trees: dict[tuple[Path, str], tuple[bytes, Tree | None]] = field(default_factory=dict, repr=False)
 
     def _text(self, root: Path, rel: str) -> str | None:
         path = root / rel
@@ -160,11 +164,15 @@ class Retirement:
     def _module_level(self, root: Path, hits: list[SymbolHit], name: str) -> bool:
         """Whether any definition is visible beyond one function (locals never retire a name)."""
         for h in hits:
-            try:
-                data = (root / h.file).read_bytes()
-            except OSError:
-                continue
-            if not is_local_definition(h.file, data, h.line, name):
+            key = (root, h.file)
+            if key not in self._trees:
+                try:
+                    data = (root / h.file).read_bytes()
+                except OSError:
+                    continue
+                self._trees[key] = (data, parse_for_scope(h.file, data))
+            data, tree = self._trees[key]
+            if not is_local_definition(h.file, data, h.line, name, tree):
                 return True
         return False
 

@@ -5,11 +5,11 @@ Renaming a local is invisible outside its function, so it never retires a name p
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from showcause.symbols.languages import get_parser, language_for
 
-__all__ = ["is_local_definition"]
+__all__ = ["is_local_definition", "parse_for_scope"]
 
 _FUNCTIONS = {"function_definition", "lambda", "function_declaration", "function_expression", "arrow_function",
               "method_definition", "generator_function_declaration", "generator_function", "function"}
@@ -39,11 +39,18 @@ def _is_local(node: Node) -> bool:
     return False
 
 
-def is_local_definition(path: str, data: bytes, line: int, name: str) -> bool:
-    """True when every occurrence of `name` on `line` sits inside a function (so it is not module-level)."""
+def parse_for_scope(path: str, data: bytes) -> Tree | None:
+    """The tree `is_local_definition` reads; a caller asking about several lines of a file parses it once."""
     lang = language_for(path)
-    if lang is None:
+    return None if lang is None else get_parser(lang).parse(data)
+
+
+def is_local_definition(path: str, data: bytes, line: int, name: str, tree: Tree | None = None) -> bool:
+    """True when every occurrence of `name` on `line` sits inside a function (so it is not module-level).
+    `tree`: `parse_for_scope(path, data)`, when the caller has it."""
+    if tree is None:
+        tree = parse_for_scope(path, data)
+    if tree is None:
         return False
-    tree = get_parser(lang).parse(data)
     nodes = _nodes_on_row(tree.root_node, line - 1, name.encode())
     return bool(nodes) and all(_is_local(n) for n in nodes)
