@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from showcause.sandbox.toolchain import node_modules, pyright_node, v8_flags
 from showcause.tools.diagnostics import _pyright_argv
@@ -43,3 +46,20 @@ def test_v8_flags_follow_what_the_node_offers(tmp_path: Path) -> None:
     assert v8_flags(_fake_node(tmp_path, "old", "  --turbo-inlining (inline functions)\n")) == []
     assert v8_flags(_fake_node(tmp_path, "broken", "", code=1)) == []
     assert v8_flags(str(tmp_path / "missing")) == []
+
+
+def test_without_a_working_pinned_node_pyright_uses_the_node_on_path(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import showcause.sandbox.toolchain as toolchain
+
+    monkeypatch.setattr(toolchain, "node_modules", lambda: tmp_path)
+    toolchain.pyright_node.cache_clear()
+    try:
+        assert toolchain.pyright_node() == shutil.which("node")            # not installed
+        pinned = tmp_path / f"node-{sys.platform}-{_ARCH}" / "bin"
+        pinned.mkdir(parents=True)
+        Path(_fake_node(pinned, "node", "", code=126))                      # installed, cannot run here
+        toolchain.pyright_node.cache_clear()
+        assert toolchain.pyright_node() == shutil.which("node")
+    finally:
+        toolchain.pyright_node.cache_clear()
