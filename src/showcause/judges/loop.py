@@ -154,7 +154,8 @@ def _run_tools(ledger: Ledger, state: _State, calls: Sequence[ToolCallRequest], 
             out.append(Message("tool", "refused: the tool budget is used up; this call was not run",
                                tool_call_id=req.id, name=req.name))
             continue
-        # The review deadline also bounds the processes a tool starts.
+        # The review deadline also bounds how long the processes a tool starts may run (a wait for a free
+        # process slot, see sandbox/runner.py, comes on top).
         ledger.ctx.policy = replace(ledger.ctx.policy, timeout_s=max(1.0, min(ledger.ctx.policy.timeout_s,
                                                                               state.left() - 1)))
         call = ledger.call(req.name, req.arguments)

@@ -315,15 +315,16 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
                *_ro_proc_knobs(), *_no_caps(), *inner]
     else:
         cmd = inner
-    groups = _cgroups(policy, memory_mb)
-    # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
-    # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
-    # behind `fetch`, reserves about 12 GiB of address space it never uses).
-    has_memory_group = any(g.parent.name == "memory" for g in groups)
-    limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
-    cmd = _join_cgroups(groups, _limit_argv(limit_mb, policy) + cmd)
-    limit = timeout_s if timeout_s is not None else policy.timeout_s
-    with _slots():  # the wait for a slot is not charged to the process's timeout
+    # One slot per process while it exists (its cgroups included); the wait is not charged to its timeout.
+    with _slots():
+        groups = _cgroups(policy, memory_mb)
+        # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
+        # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
+        # behind `fetch`, reserves about 12 GiB of address space it never uses).
+        has_memory_group = any(g.parent.name == "memory" for g in groups)
+        limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
+        cmd = _join_cgroups(groups, _limit_argv(limit_mb, policy) + cmd)
+        limit = timeout_s if timeout_s is not None else policy.timeout_s
         started = time.monotonic()
         proc = subprocess.Popen(cmd, cwd=workspace, env=full_env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
