@@ -63,7 +63,7 @@ def test_metrics_report_failures_beside_rates_over_successful_runs():
 
 def test_bench_outputs_and_resume(cases: Path, tmp_path: Path):
     out = tmp_path / "out"
-    env = {"SHOWCAUSE_CACHE_DIR": str(tmp_path / "cache")}
+    env = {"SHOWCAUSE_CACHE_DIR": str(tmp_path / "cache"), "SHOWCAUSE_PROCESSES": "3"}
     proc = sc("bench", str(cases), "--modes", "mechanical", "--runs", "1", "--out", str(out), env=env)
     assert proc.returncode == 0, proc.stderr
     assert "mechanical: recall test 1/1, all_defects 1/1; false interventions 0/1; failed 0" in proc.stdout
@@ -74,7 +74,9 @@ def test_bench_outputs_and_resume(cases: Path, tmp_path: Path):
                                           "seconds", "usage", "cost_usd", "claims"}
     assert results["metrics"]["mechanical"]["gate"] == {"claims": 3, "validated": 3, "downgraded": 0,
                                                         "unconfirmed": 0}
+    assert (results["concurrency"], results["process_slots"]) == (2, 3)
     report = (out / "report.md").read_text()
+    assert "concurrency 2 (3 sandboxed processes at a time)" in report
     assert "| test | 100% [21-100] (1/1)" in report and "| false intervention (MODIFY/REPLACE) | 0% [0-79] (0/1)" \
         in report
     assert (out / "recall_fi.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -30,6 +30,7 @@ from showcause.errors import InputError, ShowcauseError
 from showcause.judges.base import get_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
+from showcause.sandbox.runner import process_slots
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
@@ -229,7 +230,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
         "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
         "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
         "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
-        "concurrency": cfg.concurrency, "max_rpm": cfg.max_rpm,
+        "concurrency": cfg.concurrency, "process_slots": process_slots(), "max_rpm": cfg.max_rpm,
         "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
         "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve,
         "wall_seconds": wall, "expected_records": len(plan), "stopped": ledger.stopped, "not_run": not_run,
