@@ -27,6 +27,7 @@ from functools import cache
 from pathlib import Path
 
 from showcause.errors import InputError
+from showcause.host import usable_cpus
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.toolchain import node_modules
 
@@ -271,7 +272,7 @@ def process_slots() -> int:
     bench used 10% more CPU with its tests and type checkers free to run 4 at a time (docs/performance.md)."""
     raw = os.environ.get("SHOWCAUSE_PROCESSES", "").strip()
     if not raw:
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
+        return usable_cpus()
     if not raw.isdigit() or int(raw) < 1:
         raise InputError(f"SHOWCAUSE_PROCESSES must be a whole number of at least 1, not {raw!r}")
     return int(raw)

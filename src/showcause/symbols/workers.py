@@ -24,6 +24,8 @@ from pathlib import Path
 from sys import intern
 from typing import Generic, TypeVar
 
+from showcause.host import usable_cpus
+
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
 from .languages import read_source
@@ -43,11 +45,7 @@ _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # where `showcause` 
 
 def auto_workers() -> int:
     """Processes an automatic load may use (this one included): the usable cores, at most MAX_AUTO_WORKERS."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not available on every platform
-        cores = os.cpu_count() or 1
-    return max(1, min(cores, MAX_AUTO_WORKERS))
+    return max(1, min(usable_cpus(), MAX_AUTO_WORKERS))
 
 
 def _cpu_times() -> tuple[int, int] | None:
