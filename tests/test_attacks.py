@@ -13,8 +13,9 @@ any output; no process whose command line holds the attack's marker survives; no
 marker appeared in /tmp, the home, the venv or the checkout; the bait files are unchanged; nothing
 connected to the bait server; the user's tree (the directory given to --repo / --case) is unchanged.
 
-`SHOWCAUSE_ATTACK_ISOLATION=none` (or `unshare`) forces a weaker isolation level on every attack: the
-process attacks are then expected to FAIL — that is how this harness shows its checks can fail.
+Every attack runs at every isolation level that hides the host and works here (`bwrap`, `unshare`; the
+test ids say which). `SHOWCAUSE_ATTACK_ISOLATION=none` runs them at `none` instead: the process attacks are
+then expected to FAIL — that is how this harness shows its checks can fail.
 
 The attacks are independent (each has its own copy, marker and canary server), so the selected ones run
 `SHOWCAUSE_ATTACK_JOBS` at a time (default 4: most of an attack is spent waiting on a sandbox) as soon as the
@@ -34,6 +35,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
@@ -46,6 +48,7 @@ import pytest
 
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
+from showcause.sandbox.levels import SAFE_LEVELS, probe
 from showcause.snapshot import Snapshot, diff_trees
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,6 +56,8 @@ ATTACKS_DIR = ROOT / "sandbox" / "attacks"
 CLI = Path(sys.executable).with_name("showcause")
 SECRET_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "SHOWCAUSE_CANARY")
 FORCED_ISOLATION = os.environ.get("SHOWCAUSE_ATTACK_ISOLATION", "")
+# The levels every attack runs at: each level that hides the host and works on this host.
+LEVELS_HERE = [FORCED_ISOLATION] if FORCED_ISOLATION else [lv for lv in SAFE_LEVELS if probe(lv).ok]
 JOBS = max(1, int(os.environ.get("SHOWCAUSE_ATTACK_JOBS", "4")))
 _GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "attacker",
             "GIT_AUTHOR_EMAIL": "a@example.invalid", "GIT_COMMITTER_NAME": "attacker",
@@ -79,13 +84,13 @@ class _CanaryServer:
         self._sock.bind(("127.0.0.1", 0))
         self._sock.listen(16)
         self.port = self._sock.getsockname()[1]
-        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread = threading.Thread(target=self._serve, args=(self._sock,), daemon=True)
         self._thread.start()
 
-    def _serve(self) -> None:
+    def _serve(self, sock: socket.socket) -> None:
         while True:
             try:
-                conn, _ = self._sock.accept()
+                conn, _ = sock.accept()
             except OSError:
                 return
             self.connections += 1
@@ -100,12 +105,46 @@ class _CanaryServer:
         self._thread.join(timeout=5)
 
 
+class _UnixCanaryServer(_CanaryServer):
+    """The same on host unix sockets: a file in /tmp and an abstract name (both must be out of reach)."""
+
+    def __init__(self, canary: str, path: str) -> None:
+        self.connections = 0
+        self.path = path
+        self.abstract = "showcause-canary-" + secrets.token_hex(6)
+        self._body = f"HTTP/1.0 200 OK\r\n\r\n{canary}\n".encode()
+        self._socks: list[socket.socket] = []
+        for address in (path, "\0" + self.abstract):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.bind(address)
+            sock.listen(16)
+            self._socks.append(sock)
+        os.chmod(path, 0o777)         # reachable by any uid on the host: only the sandbox may stop a test
+        self._threads = [threading.Thread(target=self._serve, args=(sock,), daemon=True) for sock in self._socks]
+        for thread in self._threads:
+            thread.start()
+
+    def close(self) -> None:
+        for sock in self._socks:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        for thread in self._threads:
+            thread.join(timeout=5)
+        with contextlib.suppress(OSError):
+            os.unlink(self.path)
+
+
 @dataclass
 class Bait:
     canary: str
     content: str
     canary_file: Path
     home_canary: Path
+    cache: Path               # SHOWCAUSE_CACHE_DIR: the base-result cache a test must not reach
+
+    def modes(self) -> tuple[int, int]:
+        return self.canary_file.stat().st_mode, self.home_canary.stat().st_mode
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +166,7 @@ def bait() -> Any:
     # Base results must not come from (or go to) the user's cache: every attack runs for real.
     mp.setenv("SHOWCAUSE_CACHE_DIR", str(cache))
     try:
-        yield Bait(canary, content, canary_file, home_canary)
+        yield Bait(canary, content, canary_file, home_canary, cache)
     finally:
         mp.undo()
         shutil.rmtree(cache, ignore_errors=True)
@@ -274,20 +313,22 @@ class Attack:
     subs: dict[str, str]
     tmp: Path
     marker: str
+    level: str
     kind: str = "repo"
     user_tree: Path | None = None
     config: Path | None = None
     server: _CanaryServer | None = None
+    unix: _UnixCanaryServer | None = None
 
     @property
     def name(self) -> str:
         return self.folder.name
 
 
-def _policy(spec: dict[str, Any]) -> dict[str, Any]:
+def _policy(spec: dict[str, Any], level: str) -> dict[str, Any]:
     policy = dict(spec.get("policy", {}))
-    if FORCED_ISOLATION:
-        policy["isolation"] = FORCED_ISOLATION
+    if FORCED_ISOLATION or "isolation" not in policy:
+        policy["isolation"] = level
     return policy
 
 
@@ -298,7 +339,8 @@ def _toml(doc: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _materialize(folder: Path, bait: Bait, tmp: Path, server: _CanaryServer) -> Attack:
+def _materialize(folder: Path, bait: Bait, tmp: Path, server: _CanaryServer, unix: _UnixCanaryServer,
+                 level: str) -> Attack:
     marker = "SCMARK" + secrets.token_hex(8)
     tmp = tmp.resolve()
     spec_text = (folder / "attack.json").read_text(encoding="utf-8")
@@ -309,11 +351,13 @@ def _materialize(folder: Path, bait: Bait, tmp: Path, server: _CanaryServer) -> 
             "@@CANARY_FILE_NAME@@": bait.canary_file.name, "@@HOME@@": str(Path.home()),
             "@@PORT@@": str(server.port), "@@MARKER@@": marker, "@@VENV@@": sys.prefix,
             "@@TMP@@": tempfile.gettempdir(), "@@WORK@@": str(ROOT), "@@USER_TREE@@": str(user_tree),
-            "@@CASE_DIR@@": str(user_tree)}
+            "@@CASE_DIR@@": str(user_tree), "@@LEVEL@@": level, "@@UNIX_SOCKET@@": unix.path,
+            "@@ABSTRACT_SOCKET@@": unix.abstract, "@@CACHE_DIR@@": str(bait.cache),
+            "@@SITE_PACKAGES@@": sysconfig.get_paths()["purelib"]}
     spec = json.loads(_substitute(spec_text, subs))
     unknown = set(spec) - _ATTACK_KEYS
     assert not unknown, f"{folder.name}: unknown attack.json keys {sorted(unknown)}"
-    attack = Attack(folder, spec, subs, tmp, marker, kind, user_tree, server=server)
+    attack = Attack(folder, spec, subs, tmp, marker, level, kind, user_tree, server=server, unix=unix)
     base = user_tree / "base" if kind == "case" else user_tree
     if (folder / "repo").is_dir():
         shutil.copytree(folder / "repo", base, symlinks=True)
@@ -323,7 +367,7 @@ def _materialize(folder: Path, bait: Bait, tmp: Path, server: _CanaryServer) -> 
     _apply_setup(base, spec.get("setup", {}))
     if kind == "case":
         _write_case(attack, base)
-    policy = _policy(spec)
+    policy = _policy(spec, level)
     if policy:
         attack.config = tmp / "policy.toml"
         attack.config.write_text(_toml(policy), encoding="utf-8")
@@ -558,7 +602,7 @@ def _remove(path: Path) -> None:
         path.unlink(missing_ok=True)
 
 
-def _check_after(attack: Attack, bait: Bait, digest_before: str) -> list[str]:
+def _check_after(attack: Attack, bait: Bait, digest_before: str, modes_before: tuple[int, int]) -> list[str]:
     bad: list[str] = []
     after = attack.spec.get("after", {})
     for raw in after.get("host_paths_absent", []):
@@ -575,10 +619,17 @@ def _check_after(attack: Attack, bait: Bait, digest_before: str) -> list[str]:
         bad.append(f"after: the /tmp canary file {bait.canary_file} was changed")
     if bait.home_canary.read_text(encoding="utf-8") != bait.content:
         bad.append(f"after: the home canary file {bait.home_canary} was changed")
-    assert attack.server is not None
+    assert attack.server is not None and attack.unix is not None
     if attack.server.connections:
         bad.append(f"after: {attack.server.connections} connection(s) reached the canary server on "
                    f"127.0.0.1:{attack.server.port}")
+    if attack.unix.connections:
+        bad.append(f"after: {attack.unix.connections} connection(s) reached the host's unix sockets")
+    if bait.modes() != modes_before:
+        bad.append(f"after: the mode of a canary file changed: {modes_before} -> {bait.modes()}")
+    cached = sorted(p.name for p in bait.cache.rglob("*") if attack.marker in p.name or p.suffix == ".pth")
+    if cached:
+        bad.append(f"after: the code under test wrote into the base-result cache: {cached}")
     assert attack.user_tree is not None
     if _tree_digest(attack.user_tree) != digest_before:
         bad.append(f"after: the user's tree {attack.user_tree} was modified")
@@ -597,8 +648,6 @@ def _requirement_missing(req: str) -> str | None:
             from showcause.tools import find_symbol  # noqa: F401
         except ImportError as exc:
             return f"find_symbol is not importable yet: {exc}"
-    if req == "bwrap" and not FORCED_ISOLATION and not shutil.which("bwrap"):
-        return "bubblewrap is not installed"
     if req == "namespaces" and FORCED_ISOLATION == "none":
         # The attack mounts or unmounts: without a private mount namespace it would act on the host itself.
         return "never run with isolation none: the attack would (un)mount on the host"
@@ -625,13 +674,14 @@ def test_corpus_is_complete() -> None:
         assert folder.name in threats, f"{folder.name} is not in the table of sandbox/THREATS.md"
 
 
-def _run_attack(folder: Path, bait: Bait, tmp: Path) -> list[str]:
-    """Materialize one attack, run its steps, and return every violated expectation."""
+def _run_attack(folder: Path, level: str, bait: Bait, tmp: Path) -> list[str]:
+    """Materialize one attack at one isolation level, run its steps, and return every violated expectation."""
     server = _CanaryServer(bait.canary)
+    unix = _UnixCanaryServer(bait.canary, str(tmp / "canary.sock"))
     try:
-        attack = _materialize(folder, bait, tmp, server)
+        attack = _materialize(folder, bait, tmp, server, unix, level)
         assert attack.user_tree is not None
-        digest = _tree_digest(attack.user_tree)
+        digest, modes = _tree_digest(attack.user_tree), bait.modes()
         runner = _Runner(attack)
         failures: list[str] = []
         try:
@@ -641,13 +691,17 @@ def _run_attack(folder: Path, bait: Bait, tmp: Path) -> list[str]:
                 failures += _check_survivors(attack, f"step {n}")
         finally:
             runner.close()
-            failures += _check_after(attack, bait, digest)
+            failures += _check_after(attack, bait, digest, modes)
         return failures
     finally:
         server.close()
+        unix.close()
 
 
-def _skip_reason(spec: dict[str, Any]) -> str | None:
+def _skip_reason(spec: dict[str, Any], level: str) -> str | None:
+    named = spec.get("policy", {}).get("isolation")
+    if named and not FORCED_ISOLATION and named != level:
+        return f"the attack is about the {named} level"
     for req in spec.get("requires", []):
         reason = _requirement_missing(req)
         if reason:
@@ -659,10 +713,23 @@ def _load(folder: Path) -> dict[str, Any]:
     return json.loads((folder / "attack.json").read_text(encoding="utf-8"))
 
 
+def _params() -> list[Any]:
+    """(level, attack) pairs: every attack at every level that works here; one that names a level runs there."""
+    out = []
+    for folder in ATTACKS:
+        named = _load(folder).get("policy", {}).get("isolation")
+        for level in LEVELS_HERE:
+            if FORCED_ISOLATION or not named or named == level:
+                out.append(pytest.param(level, folder, id=f"{level}/{folder.name}"))
+        if named and named not in LEVELS_HERE and not FORCED_ISOLATION:
+            out.append(pytest.param(named, folder, id=f"{named}/{folder.name}"))
+    return out
+
+
 @pytest.fixture(scope="module")
 def corpus(bait: Bait, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Any:
     """Start every selected attack at once (JOBS at a time); each test waits for its own result."""
-    selected = [item.callspec.params["folder"] for item in request.session.items
+    selected = [(item.callspec.params["level"], item.callspec.params["folder"]) for item in request.session.items
                 if getattr(item, "originalname", "") == "test_attack" and hasattr(item, "callspec")]
     # Load the tool registry and the lazily imported modules once, here, not concurrently in the workers.
     from showcause.tools.registry import all_tools
@@ -670,26 +737,46 @@ def corpus(bait: Bait, tmp_path_factory: pytest.TempPathFactory, request: pytest
     with contextlib.suppress(ImportError):
         import showcause.symbols  # noqa: F401
     pool = ThreadPoolExecutor(max_workers=JOBS, thread_name_prefix="attack")
-    futures: dict[Path, Future[list[str]]] = {}
-    for folder in selected:
-        if _skip_reason(_load(folder)) is None:
-            futures[folder] = pool.submit(_run_attack, folder, bait, tmp_path_factory.mktemp(folder.name))
+    futures: dict[tuple[str, Path], Future[list[str]]] = {}
+    for level, folder in selected:
+        if level in LEVELS_HERE and _skip_reason(_load(folder), level) is None:
+            tmp = tmp_path_factory.mktemp(f"{level}-{folder.name}")
+            futures[(level, folder)] = pool.submit(_run_attack, folder, level, bait, tmp)
     try:
         yield futures
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def test_every_host_runs_the_corpus_or_refuses() -> None:
+    """Where no level that hides the host works, the corpus cannot run: then repository code must be refused."""
+    if LEVELS_HERE:
+        assert all(lv in (*SAFE_LEVELS, "none") for lv in LEVELS_HERE)
+        return
+    proc = subprocess.run([str(CLI), "review", "--case", str(ROOT / "repo_cases" / "py-invoice-vat-grouping"),
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 3 and json.loads(proc.stdout)["error"]["code"] == "SANDBOX_UNAVAILABLE", proc.stderr
+
+
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("folder", ATTACKS, ids=[p.name for p in ATTACKS])
-def test_attack(folder: Path, corpus: dict[Path, Future[list[str]]], request: pytest.FixtureRequest) -> None:
+@pytest.mark.parametrize(("level", "folder"), _params())
+def test_attack(level: str, folder: Path, corpus: dict[tuple[str, Path], Future[list[str]]],
+                request: pytest.FixtureRequest) -> None:
     spec = _load(folder)
-    reason = _skip_reason(spec)
+    if level not in LEVELS_HERE:
+        # The attack is about a level that does not work on this host: it must be refused there, not run.
+        case = ROOT / "repo_cases" / "py-invoice-vat-grouping"
+        proc = subprocess.run([str(CLI), "tools", "run", "run_test", "--case", str(case), "--isolation", level,
+                               "--args", '{"test": "tests/test_invoice.py"}'], capture_output=True, text=True,
+                              timeout=120)
+        assert proc.returncode == 3 and "refused" in proc.stdout and "no repository code was run" in proc.stdout
+        return
+    reason = _skip_reason(spec, level)
     if reason:
         pytest.skip(reason)
     known = spec.get("known_escape") or spec.get("known_bug")
     if known and not FORCED_ISOLATION:
         label = "known escape" if spec.get("known_escape") else "known bug"
         request.applymarker(pytest.mark.xfail(strict=True, reason=f"{label}: {known}"))
-    failures = corpus[folder].result()
-    assert not failures, f"{folder.name}: {spec['title']}\n" + "\n".join(failures)
+    failures = corpus[(level, folder)].result()
+    assert not failures, f"{folder.name} at {level}: {spec['title']}\n" + "\n".join(failures)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from builders import git_repo, make_case
+from isolation import AUTO_LEVEL
 from projects import PY_BASE, PY_HEAD
 
 SHOWCAUSE = [str(Path(sys.executable).parent / "showcause")]
@@ -45,7 +46,7 @@ def test_run_json_record(case: Path):
     assert proc.returncode == 0, proc.stderr
     rec = json.loads(proc.stdout)
     assert set(rec) == {"id", "tool", "args", "ok", "output", "artifacts", "ms", "isolation", "results"}
-    assert rec["id"] == "T1" and rec["tool"] == "run_test" and rec["ok"] is True and rec["isolation"] == "bwrap"
+    assert rec["id"] == "T1" and rec["tool"] == "run_test" and rec["ok"] is True and rec["isolation"] == AUTO_LEVEL
     assert rec["results"][0] == {"test": "tests/test_ops.py::test_add", "head": "failed", "base": "passed"}
     assert rec["artifacts"][0]["type"] == "test_regression" and rec["artifacts"][0]["tool_call"] == "T1"
     assert rec["output"].startswith("T1 run_test")

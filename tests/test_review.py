@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from builders import make_case
+from isolation import AUTO_LEVEL
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
@@ -67,7 +68,7 @@ def test_defect_case_is_blocked_with_validated_evidence(cache_env: dict[str, str
     assert {t["tool"] for t in result["tool_calls"]} == {"run_test", "typecheck", "search"}
     assert set(result["tool_calls"][0]) >= {"id", "tool", "args", "ok", "artifacts", "ms"}
     meta = result["meta"]
-    assert meta["mode"] == "mechanical" and meta["isolation"] == "bwrap" and meta["model"] is None
+    assert meta["mode"] == "mechanical" and meta["isolation"] == AUTO_LEVEL and meta["model"] is None
     assert set(meta) >= {"mode", "model", "usage", "cost_usd", "seconds", "isolation", "review_id"}
     # The ground truth never appears in anything the review produced.
     assert "Callers still pass percent" not in proc.stdout

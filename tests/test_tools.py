@@ -7,6 +7,7 @@ import json
 import pytest
 
 from builders import make_case
+from isolation import AUTO_LEVEL
 from projects import JS_BASE, JS_HEAD, PY_BASE, PY_HEAD
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
@@ -42,7 +43,7 @@ def test_run_test_marks_regressions_against_base(py_snap: Snapshot):
     assert [(a.type, a.file, a.detail) for a in call.artifacts] == [
         ("test_regression", "tests/test_ops.py", "tests/test_ops.py::test_add: failed")]
     assert call.artifacts[0].tool_call == "T1"
-    assert call.isolation == "bwrap"
+    assert call.isolation == AUTO_LEVEL
 
 
 def test_run_test_red_on_base_is_not_a_regression(py_snap: Snapshot):

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from showcause.errors import EXIT_BAD_INPUT, ShowcauseError
+from showcause.errors import EXIT_BAD_INPUT, Interrupted, SandboxUnavailable, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest, all_modes
@@ -20,6 +20,8 @@ from showcause.render import render
 from showcause.review.decision_command import review_decision
 from showcause.review.engine import run_review
 from showcause.review.result import exit_code
+from showcause.sandbox import lifecycle
+from showcause.sandbox.lifecycle import forget_dir, track_dir
 from showcause.sandbox.runner import process_slots
 from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
 
@@ -38,6 +40,9 @@ DiffOpt = Annotated[Path | None, typer.Option("--diff", help="A patch applied to
 BaseOpt = Annotated[str | None, typer.Option("--base", help="Git ref of the base tree (with --repo).")]
 HeadOpt = Annotated[str | None, typer.Option("--head", help="Git ref of the head tree (with --repo).")]
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="A TOML file overriding the sandbox policy.")]
+IsolationOpt = Annotated[str | None, typer.Option(
+    "--isolation", help="auto (default: bubblewrap, else unshare; both hide the host), bwrap, unshare, or none "
+                        "(no isolation: only for code you trust; every report then says so).")]
 
 
 def _fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
@@ -76,10 +81,14 @@ def tools_run(
     tool: Annotated[str, typer.Argument(help="Tool name (see `showcause tools list`).")],
     args: Annotated[str, typer.Option("--args", help="Tool arguments as a JSON object.")] = "{}",
     case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
-    config: ConfigOpt = None,
+    config: ConfigOpt = None, isolation: IsolationOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ledger record as JSON.")] = False,
 ) -> None:
-    """Run one tool on the head tree of a snapshot and print what a model would see."""
+    """Run one tool on the head tree of a snapshot and print what a model would see.
+
+    Exit 0 when the call ran (refused arguments included: `ok` is false), 2 bad input, 3 when the call could
+    not run because no sandbox that hides the host works here (SANDBOX_UNAVAILABLE).
+    """
     if get_tool(tool) is None:
         _fail(f"unknown tool {tool!r}; known: {', '.join(t.name for t in all_tools())}")
     try:
@@ -89,7 +98,7 @@ def tools_run(
         return
     try:
         with open_snapshot(case=case, repo=repo, diff=diff, base=base, head=head) as snap:
-            call = Ledger(tool_context(snap, config)).call(tool, parsed)
+            call = Ledger(tool_context(snap, config, isolation=isolation)).call(tool, parsed)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
@@ -97,6 +106,8 @@ def tools_run(
         typer.echo(json.dumps(call.to_json(), indent=2, ensure_ascii=False))
     else:
         typer.echo(call.output)
+    if call.error == SandboxUnavailable.code:
+        raise typer.Exit(SandboxUnavailable.exit_code)
 
 
 FORMATS = ("json", "markdown", "sarif", "github", "text")
@@ -108,18 +119,21 @@ def _write_output(text: str, output: Path | None) -> None:
         return
     # Write beside the target and rename: a failed run never leaves a half-written report.
     tmp = output.with_name(f".{output.name}.showcause-tmp")
+    track_dir(tmp)   # a signal mid-write removes it: nothing half-written is left
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, output)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
         _fail(f"cannot write {output}: {exc.strerror}")
+    finally:
+        forget_dir(tmp)
 
 
 @app.command("review")
 def review(
     case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
-    config: ConfigOpt = None,
+    config: ConfigOpt = None, isolation: IsolationOpt = None,
     mode: Annotated[str | None, typer.Option("--mode", help="Review mode (see `showcause modes`); default "
                                              "mechanical, or evidence_gate with --model.")] = None,
     model: Annotated[str | None, typer.Option("--model", help="provider:model, e.g. openai:gpt-5-mini, "
@@ -181,7 +195,7 @@ def review(
             case_fields = snap.case.task if snap.case else {}
             request = ReviewRequest.from_case_input(case_fields, task=task, plan=plan, model=model, base_url=base_url)
             request.blindness_warn, request.blindness_leak = blindness_warn, blindness_leak
-            result = run_review(tool_context(snap, config), chosen, request)
+            result = run_review(tool_context(snap, config, isolation=isolation), chosen, request)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
@@ -194,13 +208,16 @@ def cases_verify(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Cases verified in parallel.")] = 2,
 ) -> None:
-    """Check every case label mechanically; one line per case, exit 1 on any failure."""
+    """Check every case label mechanically; one line per case, exit 1 on any failure, 3 without a sandbox."""
     from concurrent.futures import ThreadPoolExecutor
 
     from showcause.bench.cases import find_cases
     from showcause.bench.verify import verify_case
+    from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.runner import available_isolation
 
     try:
+        available_isolation(load_policy())   # labels are checked by running tests: never without a sandbox
         paths = find_cases(cases_dir)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
@@ -229,7 +246,7 @@ def bench(
         "bench-out"),
     resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases, modes, models, "
                                          "config, budgets and prompts).")] = False,
-    config: ConfigOpt = None,
+    config: ConfigOpt = None, isolation: IsolationOpt = None,
     retries: Annotated[int, typer.Option("--retries", help="Retries of a review after a transient failure.")] = 2,
     retry_backoff: Annotated[float, typer.Option("--retry-backoff", help="Seconds before the first retry "
                                                  "(doubling; tripled after RATE_LIMITED).")] = 5.0,
@@ -257,7 +274,8 @@ def bench(
     models = tuple(m.strip() for m in model or [] if m.strip())
     cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
                       base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
-                      max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed)
+                      max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
+                      isolation=isolation)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, transient=True, refresh_per_second=2) as bar:
@@ -302,7 +320,14 @@ def modes() -> None:
 
 
 def main() -> None:
+    lifecycle.install_handlers()
     try:
         app()
-    except KeyboardInterrupt:
-        sys.exit(130)
+    except (Interrupted, KeyboardInterrupt) as exc:
+        # Every sandboxed process is already dead (the handler killed them); leave no temporary tree behind
+        # and do not wait for worker threads: a signal ends the run within moments.
+        signum = exc.signum if isinstance(exc, Interrupted) else 2
+        lifecycle.remove_tracked_dirs()
+        typer.echo(f"showcause: interrupted by signal {signum}", err=True)
+        sys.stdout.flush()
+        os._exit(128 + signum)

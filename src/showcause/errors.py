@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "ShowcauseError", "ToolArgumentError"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "Interrupted", "SandboxUnavailable", "ShowcauseError",
+           "ToolArgumentError"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
@@ -34,3 +35,24 @@ class ToolArgumentError(ShowcauseError):
 
     code = "TOOL_ARGUMENT_REFUSED"
     exit_code = EXIT_BAD_INPUT
+
+
+class SandboxUnavailable(ShowcauseError):
+    """No isolation level that hides the host works here: repository code is not run at all.
+
+    The message names the cause (bubblewrap missing, user namespaces refused, not root …) and the fix.
+    """
+
+    code = "SANDBOX_UNAVAILABLE"
+    exit_code = EXIT_INCONCLUSIVE
+
+
+class Interrupted(BaseException):
+    """SIGINT or SIGTERM arrived: every sandboxed process is already killed; unwind and exit 128 + signal.
+
+    A BaseException, like KeyboardInterrupt, so that no `except Exception` on the way swallows it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"interrupted by signal {signum}")
+        self.signum = signum

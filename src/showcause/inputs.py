@@ -9,7 +9,7 @@ from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
 
-__all__ = ["PROJECT_CONFIG", "open_snapshot", "tool_context"]
+__all__ = ["PROJECT_CONFIG", "open_snapshot", "tool_context", "with_isolation"]
 
 PROJECT_CONFIG = ".showcause.toml"
 
@@ -32,8 +32,14 @@ def open_snapshot(*, case: Path | None = None, repo: Path | None = None, diff: P
     return from_dir(repo, diff)
 
 
-def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "head") -> ToolContext:
-    """The policy comes from the defaults, the BASE tree's .showcause.toml, then --config.
+def with_isolation(policy: Policy, isolation: str | None) -> Policy:
+    """`--isolation` (the user's explicit choice) over whatever the config files said."""
+    return policy if isolation is None else policy.merged({"isolation": isolation}, "--isolation")
+
+
+def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "head",
+                 isolation: str | None = None) -> ToolContext:
+    """The policy comes from the defaults, the BASE tree's .showcause.toml, then --config, then --isolation.
 
     The head tree's config is never read: a change must not loosen the rules it is reviewed under.
     """
@@ -49,6 +55,7 @@ def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "he
             raise InputError(f"{config}: no such config file")
         policy = load_policy(*([repo_config] if repo_config.is_file() and not repo_config.is_symlink() else []),
                              config)
+    policy = with_isolation(policy, isolation)
     case = snapshot.case
     return ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
                        typecheck=case.typecheck if case else "auto")

@@ -68,6 +68,7 @@ class AttemptPolicy:
     limiter: RateLimiter | None = None
     sleep: Callable[[float], None] = field(default=time.sleep)
     limits: Policy = field(default_factory=Policy)  # the bench's policy: budgets for the cost reserve
+    isolation: str | None = None                    # --isolation, over each case's policy
 
     def backoff(self, retry: int, code: str | None) -> float:
         """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit."""
@@ -81,7 +82,7 @@ def _review(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
     try:
         with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)), \
                 open_snapshot(case=job.case.path) as snap:
-            ctx = tool_context(snap, policy.config)
+            ctx = tool_context(snap, policy.config, isolation=policy.isolation)
             ctx.eager_base = False   # many reviews share the cores: no speculative base checks
             request = ReviewRequest.from_case_input(job.case.doc.input.model_dump(), model=job.model,
                                                     base_url=policy.base_url if job.model else None)

@@ -81,7 +81,8 @@ def _header(results: dict[str, Any], command: str) -> list[str]:
                 f"{', '.join(f'{k} `{v}`' for k, v in (results.get('prompt_hashes') or {}).items())}.", ""]
     limit = "none" if results.get("max_cost_usd") is None else _usd(results["max_cost_usd"])
     slots = f" ({results['process_slots']} sandboxed processes at a time)" if results.get("process_slots") else ""
-    out += [f"Retries {results.get('retries')}, concurrency {results.get('concurrency')}{slots}, max rpm "
+    isolation = f", isolation {results['isolation']}" if results.get("isolation") else ""
+    out += [f"Retries {results.get('retries')}, concurrency {results.get('concurrency')}{slots}{isolation}, max rpm "
             f"{results.get('max_rpm') or 'none'}, max cost {limit}, seed {results.get('seed')}.", ""]
     if results.get("stopped"):
         st = results["stopped"]

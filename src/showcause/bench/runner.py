@@ -27,10 +27,11 @@ from showcause.bench.identity import check_resume, git_state, run_identity, url_
 from showcause.bench.metrics import compute_metrics
 from showcause.bench.ratelimit import RateLimiter
 from showcause.errors import InputError, ShowcauseError
+from showcause.inputs import with_isolation
 from showcause.judges.base import get_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
-from showcause.sandbox.runner import process_slots
+from showcause.sandbox.runner import available_isolation, process_slots
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
@@ -58,6 +59,7 @@ class BenchConfig:
     unpriced_reserve: float = 0.50
     baseline: str | None = None
     seed: int = 42
+    isolation: str | None = None      # --isolation over the config's
 
 
 def _check(cfg: BenchConfig) -> dict[str, str | None]:
@@ -192,6 +194,8 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     if cfg.config is not None and not cfg.config.is_file():
         raise InputError(f"{cfg.config}: no such config file")
     limits = load_policy(cfg.config) if cfg.config is not None else load_policy()  # a bad file: exit 2 now
+    limits = with_isolation(limits, cfg.isolation)
+    isolation = available_isolation(limits)   # no sandbox that hides the host: exit 3 before anything is written
     paths = find_cases(cfg.cases_dir)
     if not paths:
         raise InputError(f"{cfg.cases_dir}: no cases")
@@ -212,7 +216,8 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     ledger = SpendLedger(cfg.out / LEDGER, cfg.max_cost)
     limiter = RateLimiter(cfg.max_rpm) if cfg.max_rpm else None
     policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
-                           unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter, limits=limits)
+                           unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter, limits=limits,
+                           isolation=cfg.isolation)
     pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress)
     started = time.monotonic()
     pool.run(cfg.concurrency)
@@ -230,7 +235,8 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
         "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
         "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
         "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
-        "concurrency": cfg.concurrency, "process_slots": process_slots(), "max_rpm": cfg.max_rpm,
+        "concurrency": cfg.concurrency, "process_slots": process_slots(), "isolation": isolation,
+        "max_rpm": cfg.max_rpm,
         "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
         "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve,
         "wall_seconds": wall, "expected_records": len(plan), "stopped": ledger.stopped, "not_run": not_run,

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from showcause.errors import ToolArgumentError
+from showcause.errors import SandboxUnavailable, ToolArgumentError
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.retired import Retirement, dangling_artifacts
 from showcause.tools.base import ToolContext, ToolOutput
@@ -33,6 +33,7 @@ class ToolCall:
     isolation: str | None = None
     results: list[dict[str, Any]] | None = None
     tree: str = "head"           # the tree the call read (base: a blind phase; such calls never back a claim)
+    error: str | None = None     # the error code of a call refused for a reason other than its arguments
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id, "tool": self.tool, "args": self.args, "ok": self.ok,
@@ -42,6 +43,8 @@ class ToolCall:
             data["results"] = self.results
         if self.tree != "head":
             data["tree"] = self.tree
+        if self.error:
+            data["error"] = self.error
         return data
 
 
@@ -108,6 +111,7 @@ class Ledger:
 
     def _execute(self, call_id: str, name: str, args: Any) -> ToolCall:
         started = time.monotonic()
+        error: str | None = None
         shown_args: dict[str, Any] = args if isinstance(args, dict) else {"_raw": args}
         tool = get_tool(name) if isinstance(name, str) else None
         try:
@@ -132,6 +136,10 @@ class Ledger:
                 out.artifacts += dangling_artifacts(self.retirement(), out.shown)
         except ToolArgumentError as exc:
             out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
+        except SandboxUnavailable as exc:
+            # No sandbox that hides the host: the call runs nothing, and says why and how to fix it.
+            out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
+            error = exc.code
         except (OSError, RuntimeError, ValueError) as exc:
             # A tool that fails is a failed call in the ledger, not a failed review.
             out = ToolOutput(text=f"{name}: failed: {type(exc).__name__}: {exc}", ok=False)
@@ -147,4 +155,4 @@ class Ledger:
             artifacts, shown = [], []
         return ToolCall(id=call_id, tool=str(name), args=shown_args, ok=out.ok, output=f"{call_id} {text}",
                         ms=int((time.monotonic() - started) * 1000), artifacts=artifacts, shown=shown,
-                        isolation=out.isolation, results=out.results, tree=self.ctx.side)
+                        isolation=out.isolation, results=out.results, tree=self.ctx.side, error=error)

@@ -17,7 +17,7 @@ def _escape_prop(text: str) -> str:
 
 
 def render_github(result: ReviewResult) -> str:
-    lines = []
+    lines = [f"::warning title=showcause::{_escape_data(one_line(w, 1000))}" for w in result.meta.get("warnings", [])]
     for c in result.claims:
         level = "error" if c.verdict in ("MODIFY", "REPLACE") else "warning"
         props = [f"title={_escape_prop(f'showcause {c.verdict} ({c.status})')}"]

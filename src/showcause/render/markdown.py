@@ -13,6 +13,12 @@ _STATUS = {"validated": "validated — blocks", "downgraded": "downgraded to war
 
 
 def render_markdown(result: ReviewResult) -> str:
+    # What a reader must know before the verdict (an unsandboxed run) is the first line of the comment.
+    warned = "".join(f"> ⚠️ **{one_line(w, 600)}**\n>\n" for w in result.meta.get("warnings", []))
+    return warned + _body(result)
+
+
+def _body(result: ReviewResult) -> str:
     v = result.verdict
     mode = result.meta.get("mode", "")
     if v == "KEEP":

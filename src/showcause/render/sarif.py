@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 from showcause import __version__
 from showcause.render.common import claim_location, one_line
@@ -18,6 +19,15 @@ _RULES = {
     "unvalidated": "A concern without a qualifying artifact (never blocks).",
 }
 _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _invocation(result: ReviewResult) -> dict[str, Any]:
+    """Whether the review ran, and the run-level warnings (an unsandboxed run) where SARIF viewers show them."""
+    notes = [{"level": "warning", "message": {"text": w}} for w in result.meta.get("warnings", [])]
+    if result.error:
+        notes.append({"level": "error", "message": {"text": f"{result.error['code']}: {result.error['message']}"},
+                      "descriptor": {"id": result.error["code"]}})
+    return {"executionSuccessful": result.verdict != "INCONCLUSIVE", "toolExecutionNotifications": notes}
 
 
 def render_sarif(result: ReviewResult) -> str:
@@ -49,7 +59,8 @@ def render_sarif(result: ReviewResult) -> str:
         "tool": {"driver": {"name": "showcause", "version": __version__, "semanticVersion": __version__,
                             "informationUri": "https://pypi.org/project/showcause/", "rules": rules}},
         "results": results,
+        "invocations": [_invocation(result)],
         "properties": {"verdict": result.verdict, "mode": result.meta.get("mode"),
-                       "isolation": result.meta.get("isolation")},
+                       "isolation": result.meta.get("isolation"), "warnings": result.meta.get("warnings", [])},
     }]}
     return json.dumps(doc, indent=2) + "\n"

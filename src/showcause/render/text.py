@@ -10,7 +10,9 @@ __all__ = ["render_text"]
 
 def render_text(result: ReviewResult) -> str:
     m = result.meta
-    out = [f"verdict: {result.verdict}" + (f" (model said {result.model_verdict})"
+    # What a reader must know before the verdict (an unsandboxed run) comes first.
+    out = [f"WARNING: {w}" for w in m.get("warnings", [])]
+    out += [f"verdict: {result.verdict}" + (f" (model said {result.model_verdict})"
                                             if result.model_verdict != result.verdict else ""),
            f"{result.summary}",
            f"mode {m.get('mode')}, {len(result.tool_calls)} tool calls, {m.get('seconds')} s, "

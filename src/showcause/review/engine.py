@@ -5,8 +5,9 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
+from typing import Any
 
-from showcause.errors import InputError, ShowcauseError
+from showcause.errors import InputError, SandboxUnavailable, ShowcauseError
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import ReviewRequest, all_modes, get_mode
@@ -15,7 +16,18 @@ from showcause.review.result import ReviewResult
 from showcause.sandbox.runner import available_isolation
 from showcause.tools.base import ToolContext
 
-__all__ = ["run_review"]
+__all__ = ["UNSANDBOXED_WARNING", "run_review"]
+
+UNSANDBOXED_WARNING = ("isolation none (chosen by name): the repository's tests and type checker ran with no "
+                       "sandbox that hides the host — they could read your files and environment and use the "
+                       "network. Use it only for code you trust.")
+
+
+def _failed(exc: ShowcauseError, ledger: Ledger, meta: dict[str, Any], started: float, label: str) -> ReviewResult:
+    meta["seconds"] = round(time.monotonic() - started, 3)
+    meta.update(exc.meta)
+    return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}", tool_calls=ledger.calls,
+                        meta=meta, error={"code": exc.code, "message": exc.message}, label=label)
 
 
 def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewRequest | None = None) -> ReviewResult:
@@ -25,20 +37,24 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
     request = request or ReviewRequest()
     started = time.monotonic()
     ledger = Ledger(ctx)
-    meta = {"mode": mode, "model": request.model, "usage": {}, "cost_usd": None, "seconds": 0.0,
-            "isolation": available_isolation(ctx.policy), "review_id": uuid.uuid4().hex[:16]}
+    meta: dict[str, Any] = {"mode": mode, "model": request.model, "usage": {}, "cost_usd": None, "seconds": 0.0,
+                            "isolation": "unavailable", "warnings": [], "review_id": uuid.uuid4().hex[:16]}
     try:
+        # Before any model call or probe: without a sandbox that hides the host nothing of the change runs,
+        # and a review that could not run its probes is never a pass.
+        meta["isolation"] = available_isolation(ctx.policy)
+        if meta["isolation"] == "none":
+            meta["warnings"].append(UNSANDBOXED_WARNING)
         answer = judge.judge(request, ledger)
+        refused = next((c for c in ledger.calls if c.error == SandboxUnavailable.code), None)
+        if refused is not None:
+            raise SandboxUnavailable(refused.output.split(": refused: ", 1)[-1])
     except ShowcauseError as exc:
-        meta["seconds"] = round(time.monotonic() - started, 3)
-        meta.update(exc.meta)
-        return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}",
-                            tool_calls=ledger.calls, meta=meta, error={"code": exc.code, "message": exc.message},
-                            label=ctx.snapshot.label)
+        return _failed(exc, ledger, meta, started, ctx.snapshot.label)
     gated = apply_gate(answer.answer.claims, ledger.calls)
     levels = Counter(c.isolation for c in ledger.calls if c.isolation)
     if levels:
-        meta["isolation"] = min(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))
+        meta["isolation"] = max(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))   # the weakest
     meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
                  "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts, **answer.meta})
     return ReviewResult(

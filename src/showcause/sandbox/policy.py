@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from showcause.errors import InputError
+from showcause.sandbox.levels import LEVELS, SAFE_LEVELS
 
 __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
@@ -38,7 +39,7 @@ class Policy:
     test_timeout_s: int = 30
     env_allow: tuple[str, ...] = ("LANG", "LC_ALL", "TZ", "TERM")
     discover: tuple[str, ...] = field(default_factory=tuple)
-    # "auto" picks the strongest level available; tests and users may force a weaker one.
+    # "auto": the first level that hides the host (sandbox/levels.py); "none" only when the user names it.
     isolation: str = "auto"
     # The review budget of evidence_gate and the one-pass baselines (judges/loop.py Budget, docs/modes.md).
     max_tool_calls: int = 10
@@ -65,8 +66,8 @@ class Policy:
                 if key not in known:
                     raise InputError(f"{origin}: unknown sandbox policy key {key!r}")
                 changes[key] = _checked(key, getattr(self, key), value, origin)
-        if changes.get("isolation", self.isolation) not in ("auto", "bwrap", "unshare", "none"):
-            raise InputError(f"{origin}: isolation must be auto, bwrap, unshare or none")
+        if changes.get("isolation", self.isolation) not in LEVELS:
+            raise InputError(f"{origin}: isolation must be {', '.join(LEVELS[:-1])} or {LEVELS[-1]}")
         return replace(self, **changes)
 
 
@@ -79,7 +80,7 @@ def tighter_only(loose: Policy, strict: Policy, origin: str) -> None:
         if f.name == "env_allow":
             ok = set(new) <= set(old)
         elif f.name == "isolation":
-            ok = new == "bwrap"   # forcing the strongest level is the only change allowed
+            ok = new in SAFE_LEVELS   # naming one level that hides the host is the only change allowed
         else:
             ok = new < old
         if not ok:

@@ -1,12 +1,9 @@
-"""Run repository code (tests, typecheckers) in a throw-away copy under the strongest isolation available.
+"""Run repository code (tests, typecheckers) in a throw-away copy, at an isolation level that hides the host.
 
-Levels, strongest first:
-- ``bwrap``: bubblewrap with every namespace unshared (no network but a private loopback), a minimal
-  read-only view of the system (no user home, no harness files, a private /tmp), the copy at ``/ws``.
-- ``unshare``: new network, PID and mount namespaces (no network, no process outlives the call) but the
-  host file system is visible.
-- ``none``: rlimits and a process group only.
-All levels scrub the environment and apply rlimits, a wall timeout and output caps.
+Levels (`levels.py`): ``bwrap`` and ``unshare`` both show the process only its copy, the toolchain read-only
+and a private /tmp, with no network and no host processes; ``none`` hides nothing and runs only when the
+user names it. Where no level that hides the host works, nothing runs (SandboxUnavailable). Every level
+scrubs the environment and applies rlimits, cgroups where the host allows, a wall timeout and output caps.
 """
 
 from __future__ import annotations
@@ -20,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -28,15 +24,13 @@ from pathlib import Path
 
 from showcause.errors import InputError
 from showcause.host import usable_cpus
+from showcause.sandbox import lifecycle
+from showcause.sandbox.cgroups import join_argv, make_groups, reap
+from showcause.sandbox.levels import resolve, wrap
+from showcause.sandbox.mounts import SANDBOX_HOME, SANDBOX_OUT, SANDBOX_ROOT, SANDBOX_TMP
 from showcause.sandbox.policy import Policy
-from showcause.sandbox.toolchain import node_modules
 
 __all__ = ["SANDBOX_OUT", "SANDBOX_ROOT", "ProcResult", "available_isolation", "process_slots", "run_sandboxed"]
-
-SANDBOX_ROOT = "/ws"
-SANDBOX_OUT = "/out"
-_ETC_KEEP = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "passwd", "group", "nsswitch.conf", "hosts",
-             "localtime", "alternatives", "ssl", "ca-certificates", "mime.types")
 
 
 @dataclass(frozen=True)
@@ -54,75 +48,13 @@ class ProcResult:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-@cache
-def _probe(level: str) -> bool:
-    true = shutil.which("true") or "/usr/bin/true"
-    if level == "bwrap":
-        if not shutil.which("bwrap"):
-            return False
-        argv = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", true]
-    else:
-        if not shutil.which("unshare"):
-            return False
-        argv = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", true]
-    try:
-        return subprocess.run(argv, capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        return False
-
-
 def available_isolation(policy: Policy) -> str:
-    """The level `run_sandboxed` will use under this policy.
+    """The level `run_sandboxed` will use under this policy: "auto" takes the first level that hides the host.
 
-    "auto" takes the strongest level that works here. A forced level that does not work is an error,
-    never a silent step down.
+    Raises SandboxUnavailable when no such level (or the level the policy names) works here: repository
+    code is then never run, at no weaker level.
     """
-    wanted = policy.isolation
-    if wanted == "none":
-        return "none"
-    for level in ("bwrap", "unshare"):
-        if wanted in ("auto", level) and _probe(level):
-            return level
-    if wanted != "auto":
-        raise RuntimeError(f"isolation {wanted!r} is required by the policy but does not work on this host")
-    return "none"
-
-
-def _ro_prefixes() -> list[str]:
-    """Interpreter and tool locations the sandboxed process needs to see, read-only."""
-    tools = node_modules()
-    paths = {sys.prefix, sys.base_prefix, os.path.realpath(sys.executable)}
-    if tools.is_dir():
-        paths.add(str(tools))
-    outside_usr = [p for p in paths if not p.startswith("/usr/")]
-    # Bind directories, not the executable itself; drop paths nested in another bound path.
-    dirs = sorted({p if os.path.isdir(p) else os.path.dirname(p) for p in outside_usr})
-    return [d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs)]
-
-
-def _bwrap_argv(argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int) -> list[str]:
-    cmd = ["bwrap", "--ro-bind", "/usr", "/usr"]
-    for name in ("bin", "lib", "lib64", "sbin", "lib32"):
-        top = Path("/") / name
-        if top.is_symlink():
-            cmd += ["--symlink", os.readlink(top), str(top)]
-        elif top.is_dir():
-            cmd += ["--ro-bind", str(top), str(top)]
-    for name in _ETC_KEEP:
-        if (Path("/etc") / name).exists():
-            cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
-    cmd += ["--proc", "/proc"]
-    # The sandbox uid maps to the caller's uid (root in CI): kernel knobs under /proc must not be writable.
-    for knob in _PROC_KNOBS:
-        cmd += ["--ro-bind-try", f"/proc/{knob}", f"/proc/{knob}"]
-    cmd += ["--dev", "/dev", "--size", str(tmp_bytes), "--tmpfs", "/tmp", "--dir", "/tmp/home"]
-    for prefix in _ro_prefixes():
-        cmd += ["--ro-bind", prefix, prefix]
-    cmd += ["--bind", str(ws), SANDBOX_ROOT, "--bind", str(out), SANDBOX_OUT, "--chdir", SANDBOX_ROOT,
-            # A new user namespace with no capabilities and an unprivileged uid, even when we run as root.
-            "--unshare-all", "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL",
-            "--die-with-parent", "--new-session", "--hostname", "sandbox", "--"]
-    return cmd + list(argv)
+    return resolve(policy.isolation)
 
 
 def _env(policy: Policy, home: str, tmp: str, extra: dict[str, str]) -> dict[str, str]:
@@ -142,92 +74,16 @@ def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
     """
     mem = memory_mb * 1024 * 1024
     fsize = policy.file_size_mb * 1024 * 1024
-    return ["prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}", f"--fsize={fsize}",
-            f"--nofile={policy.open_files}", "--core=0", "--"]
-
-
-_PROC_KNOBS = ("sys", "sysrq-trigger", "irq", "bus", "fs", "acpi", "driver", "kcore", "keys", "timer_list")
-
-
-def _ro_proc_knobs() -> list[str]:
-    """In the unshare level's own mount namespace, make the kernel knobs under /proc read-only."""
-    if os.geteuid() != 0:
-        return []
-    script = ('for k in ' + " ".join(_PROC_KNOBS) + '; do [ -e /proc/$k ] || continue; '
-              'mount --bind /proc/$k /proc/$k && mount -o remount,bind,ro /proc/$k /proc/$k || exit 125; '
-              'done; exec "$@"')
-    return ["/bin/sh", "-c", script, "sh"]
+    return [shutil.which("prlimit") or "/usr/bin/prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}",
+            f"--fsize={fsize}", f"--nofile={policy.open_files}", "--core=0", "--"]
 
 
 def _no_caps() -> list[str]:
-    """Drop every capability (and the means to regain one) before the command runs.
-
-    Without a user namespace the unshare level runs as the caller; as root that would allow unmounting
-    /proc or joining the host's network namespace. Root without capabilities can do neither.
-    """
-    if os.geteuid() != 0 or not shutil.which("setpriv"):
+    """At `none`, as root: drop every capability (and the means to regain one) before the command runs."""
+    setpriv = shutil.which("setpriv")
+    if os.geteuid() != 0 or not setpriv:
         return []
-    return ["setpriv", "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"]
-
-
-_CGROUP_ROOT = Path("/sys/fs/cgroup")
-
-
-def _cgroups(policy: Policy, memory_mb: int) -> list[Path]:
-    """cgroup-v1 groups for this call, where the host lets us make them: pids and memory.
-
-    RLIMIT_NPROC does not bind root, so the pids group is what bounds a fork bomb; the memory group
-    counts what RLIMIT_AS cannot (files in the sandbox's tmpfs and page cache). Both also let every
-    process of the call be found and killed, even one that left the process group.
-    """
-    made: list[Path] = []
-    name = f"showcause-{os.getpid()}-{uuid.uuid4().hex[:12]}"
-    for controller, settings in (("pids", {"pids.max": str(policy.max_processes)}),
-                                 ("memory", {"memory.limit_in_bytes": str(memory_mb * 1024 * 1024)})):
-        root = _CGROUP_ROOT / controller
-        if not (root / "cgroup.procs").is_file() or not os.access(root, os.W_OK):
-            continue
-        group = root / name
-        try:
-            group.mkdir()
-            for key, value in settings.items():
-                (group / key).write_text(value)
-        except OSError:
-            with contextlib.suppress(OSError):
-                group.rmdir()
-            continue
-        made.append(group)
-    return made
-
-
-def _join_cgroups(groups: list[Path], cmd: list[str]) -> list[str]:
-    """Join the groups before anything else runs, so every descendant is counted and can be killed."""
-    if not groups:
-        return cmd
-    script = 'for f in "$@"; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"'
-    return ["/bin/sh", "-c", script, "sh", *(str(g / "cgroup.procs") for g in groups), "--", *cmd]
-
-
-def _reap_cgroups(groups: list[Path]) -> None:
-    for group in groups:
-        for _ in range(50):
-            try:
-                pids = [int(p) for p in (group / "cgroup.procs").read_text().split()]
-            except OSError:
-                break
-            if not pids:
-                break
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.02)
-        with contextlib.suppress(OSError):
-            group.rmdir()
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)
+    return [setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"]
 
 
 def _pump(proc: subprocess.Popen[bytes], deadline: float, cap: int) -> tuple[bytes, bytes, bool, bool]:
@@ -283,23 +139,34 @@ def _slots() -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(process_slots())
 
 
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _places(level: str, workspace: Path, out_dir: Path) -> tuple[str, str, str, str]:
+    """Where the copy, the out dir, HOME and TMPDIR appear to the process."""
+    if level != "none":
+        return SANDBOX_ROOT, SANDBOX_OUT, SANDBOX_HOME, SANDBOX_TMP
+    run_dir = out_dir.parent
+    home, tmp = str(run_dir / "home"), str(run_dir / "tmp")
+    for d in (home, tmp):
+        os.makedirs(d, exist_ok=True)
+    return str(workspace), str(out_dir), home, tmp
+
+
 def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy: Policy, memory_mb: int,
                   timeout_s: float | None = None, env: dict[str, str] | None = None,
                   address_mb: int | None = None) -> ProcResult:
     """Run `argv` with `workspace` as its working directory; `out_dir` receives report files.
 
-    The caller owns both directories (they are throw-away). Paths in `argv` and `env` may use
-    `{root}` and `{out}`, replaced by where the directories appear inside the sandbox.
+    The caller owns both directories (they are throw-away, siblings in one run directory). Paths in `argv`
+    and `env` may use `{root}` and `{out}`, replaced by where the directories appear inside the sandbox.
+    Raises SandboxUnavailable (nothing runs) when the policy's level does not work here.
     """
+    lifecycle.check_stopping()
     level = available_isolation(policy)
-    run_dir = out_dir.parent
-    if level == "bwrap":
-        root, out, home, tmp = SANDBOX_ROOT, SANDBOX_OUT, "/tmp/home", "/tmp"
-    else:
-        root, out = str(workspace), str(out_dir)
-        home, tmp = str(run_dir / "home"), str(run_dir / "tmp")
-        for d in (home, tmp):
-            os.makedirs(d, exist_ok=True)
+    root, out, home, tmp = _places(level, workspace, out_dir)
     sub = {"{root}": root, "{out}": out}
 
     def fill(text: str) -> str:
@@ -309,35 +176,39 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
 
     inner = [fill(a) for a in argv]
     full_env = _env(policy, home, tmp, {k: fill(v) for k, v in (env or {}).items()})
-    if level == "bwrap":
-        cmd = _bwrap_argv(inner, workspace, out_dir, policy.file_size_mb * 1024 * 1024)
-    elif level == "unshare":
-        cmd = ["unshare", "--net", "--pid", "--fork", "--mount", "--mount-proc", "--kill-child", "--",
-               *_ro_proc_knobs(), *_no_caps(), *inner]
-    else:
-        cmd = inner
+    new_root = out_dir.parent / "root"
+    if level == "unshare":
+        new_root.mkdir(exist_ok=True)
+    cmd = wrap(level, inner, workspace, out_dir, policy.file_size_mb * 1024 * 1024, new_root)
+    if level == "none":
+        cmd = _no_caps() + cmd
     # One slot per process while it exists (its cgroups included); the wait is not charged to its timeout.
     with _slots():
-        groups = _cgroups(policy, memory_mb)
+        lifecycle.check_stopping()
+        groups = make_groups(policy.max_processes, memory_mb)
         # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
         # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
         # behind `fetch`, reserves about 12 GiB of address space it never uses).
         has_memory_group = any(g.parent.name == "memory" for g in groups)
         limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
-        cmd = _join_cgroups(groups, _limit_argv(limit_mb, policy) + cmd)
+        cmd = join_argv(groups, _limit_argv(limit_mb, policy) + cmd)
         limit = timeout_s if timeout_s is not None else policy.timeout_s
         started = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=workspace, env=full_env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        # Host programs (prlimit, bwrap, unshare) start outside the reviewed tree; the sandbox enters /ws itself.
+        proc = subprocess.Popen(cmd, cwd=workspace if level == "none" else out_dir.parent, env=full_env,
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
         try:
-            stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
+            with lifecycle.tracked_process(proc, groups):
+                stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
         finally:
             _kill_group(proc)
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()
             rc = proc.wait()
-            _reap_cgroups(groups)
+            reap(groups)
+    lifecycle.check_stopping()   # a process killed by a signal's handler reports nothing
     notes: list[str] = []
     if truncated:
         notes.append(f"output beyond {policy.max_output_bytes} bytes per stream was discarded")

@@ -15,6 +15,7 @@ from pathlib import Path
 from types import TracebackType
 
 from showcause.errors import InputError, ToolArgumentError
+from showcause.sandbox.lifecycle import forget_dir, track_dir
 from showcause.sandbox.paths import normalize_relpath as _normalize
 from showcause.snapshot.case import CaseInput, load_case_input
 from showcause.snapshot.diff import Diff, diff_trees
@@ -37,6 +38,7 @@ class Snapshot:
     def close(self) -> None:
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
+            forget_dir(self._tmp)
             self._tmp = None
 
     def __enter__(self) -> Snapshot:
@@ -50,7 +52,9 @@ class Snapshot:
 
 
 def _new_tmp() -> Path:
-    return Path(tempfile.mkdtemp(prefix="showcause-snap-"))
+    tmp = Path(tempfile.mkdtemp(prefix="showcause-snap-"))
+    track_dir(tmp)   # removed even when a signal ends the run
+    return tmp
 
 
 def _skipped(directory: str, names: list[str]) -> list[str]:

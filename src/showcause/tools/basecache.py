@@ -2,12 +2,15 @@
 
 CI reviews many changes against the same base: the base side of `run_test` and `typecheck` is then
 computed once. Only complete runs are stored (never a timeout or a crash). The key covers the tree's
-content, the target, the tool versions and the limits that can change an outcome.
+content, the target, the tool versions, the isolation level the run had and the whole policy in force.
+Entries are stored and served only at a level that hides the host: there the code under test cannot
+reach the cache (in the user's home) to poison later reviews.
 Set SHOWCAUSE_CACHE_DIR to move the cache, SHOWCAUSE_NO_CACHE=1 to disable it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -19,6 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from showcause import __version__
+from showcause.errors import SandboxUnavailable
+from showcause.sandbox.levels import SAFE_LEVELS
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.runner import available_isolation
 
 __all__ = ["cache_get", "cache_put", "tree_hash"]
 
@@ -26,22 +33,20 @@ _TREE_HASHES: dict[tuple[str, int], str] = {}
 
 
 def _cache_dir() -> Path | None:
-    if os.environ.get("SHOWCAUSE_NO_CACHE") or not _isolated():
+    if os.environ.get("SHOWCAUSE_NO_CACHE"):
         return None
     root = os.environ.get("SHOWCAUSE_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "showcause")
     return Path(root) / "base"
 
 
-def _isolated() -> bool:
-    """Only under bubblewrap is the cache out of reach of the code under test (which could poison it)."""
-    from showcause.sandbox.policy import load_policy
-    from showcause.sandbox.runner import available_isolation
-
+def _safe_level(policy: Policy) -> str | None:
+    """The level runs get under `policy`, if it hides the host (else the cache is neither read nor written)."""
     try:
-        return available_isolation(load_policy()) == "bwrap"
-    except RuntimeError:
-        return False
+        level = available_isolation(policy)
+    except SandboxUnavailable:
+        return None
+    return level if level in SAFE_LEVELS else None
 
 
 def tree_hash(root: Path) -> str:
@@ -76,32 +81,40 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def _key(tree: Path, kind: str, target: str, limits: dict[str, Any]) -> str:
-    ident = json.dumps({"tree": tree_hash(tree), "kind": kind, "target": target, "limits": limits,
-                        **_versions()}, sort_keys=True)
+def _key(tree: Path, kind: str, target: str, policy: Policy, level: str, extra: dict[str, Any]) -> str:
+    ident = json.dumps({"tree": tree_hash(tree), "kind": kind, "target": target, "isolation": level,
+                        "policy": dataclasses.asdict(policy), "extra": extra, **_versions()}, sort_keys=True)
     return hashlib.sha256(ident.encode()).hexdigest()
 
 
-def cache_get(tree: Path, kind: str, target: str, limits: dict[str, Any]) -> Any | None:
-    folder = _cache_dir()
-    if folder is None:
+def _entry(tree: Path, kind: str, target: str, policy: Policy, extra: dict[str, Any]) -> Path | None:
+    folder, level = _cache_dir(), _safe_level(policy)
+    if folder is None or level is None:
         return None
-    path = folder / f"{_key(tree, kind, target, limits)}.json"
+    return folder / f"{_key(tree, kind, target, policy, level, extra)}.json"
+
+
+def cache_get(tree: Path, kind: str, target: str, policy: Policy, extra: dict[str, Any] | None = None) -> Any | None:
+    """The stored result of `kind` on `target` in `tree` under `policy` (`extra`: more of what it depends on)."""
+    path = _entry(tree, kind, target, policy, extra or {})
+    if path is None:
+        return None
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
 
 
-def cache_put(tree: Path, kind: str, target: str, limits: dict[str, Any], value: Any) -> None:
-    folder = _cache_dir()
-    if folder is None:
+def cache_put(tree: Path, kind: str, target: str, policy: Policy, value: Any, extra: dict[str, Any] | None = None,
+              ) -> None:
+    path = _entry(tree, kind, target, policy, extra or {})
+    if path is None:
         return
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(value, fh)
-        os.replace(tmp, folder / f"{_key(tree, kind, target, limits)}.json")
+        os.replace(tmp, path)
     except OSError:
         pass  # a cache that cannot be written only costs time

@@ -232,13 +232,13 @@ def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> lis
 
 def run_base_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
     """`run_checker` on a base tree, through the base cache (successful runs only)."""
-    limits = {"memory": policy.typecheck_memory_mb, "isolation": policy.isolation, "tsc": str(tsc_path())}
+    extra = {"tsc": str(tsc_path())}
     target = checker if files is None else checker + "\n" + "\n".join(files)
-    hit = cache_get(tree, "typecheck", target, limits)
+    hit = cache_get(tree, "typecheck", target, policy, extra)
     if isinstance(hit, list):
         return CheckRun(checker, tuple(Diagnostic(*d) for d in hit), None)
     run = run_checker(tree, checker, policy, files)
     if not run.problem:
-        cache_put(tree, "typecheck", target, limits,
-                  [[d.file, d.line, d.col, d.code, d.message] for d in run.diagnostics])
+        rows = [[d.file, d.line, d.col, d.code, d.message] for d in run.diagnostics]
+        cache_put(tree, "typecheck", target, policy, rows, extra)
     return run

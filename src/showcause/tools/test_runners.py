@@ -232,9 +232,8 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
 
 def run_base_tests(tree: Path, tests: list[str], policy: Policy) -> TestRun:
     """`run_tests` on a base tree, through the base cache (complete runs only)."""
-    limits = {"test_timeout_s": policy.test_timeout_s, "memory": policy.test_memory_mb, "isolation": policy.isolation}
     test = "\n".join(tests)
-    hit = cache_get(tree, "run_tests", test, limits)
+    hit = cache_get(tree, "run_tests", test, policy)
     if isinstance(hit, dict) and isinstance(hit.get("outcomes"), list):
         proc = ProcResult(argv=(), returncode=int(hit["returncode"]), stdout="", stderr="", timed_out=False,
                           truncated=False, isolation=str(hit["isolation"]), seconds=0.0, root="", out="",
@@ -242,7 +241,7 @@ def run_base_tests(tree: Path, tests: list[str], policy: Policy) -> TestRun:
         return TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc)
     run = run_tests(tree, tests, policy)
     if run.complete:
-        cache_put(tree, "run_tests", test, limits, {
+        cache_put(tree, "run_tests", test, policy, {
             "outcomes": [[o.test, o.outcome, o.message] for o in run.outcomes],
             "returncode": run.proc.returncode, "isolation": run.proc.isolation})
     return run

@@ -1,0 +1,100 @@
+"""What a SIGINT or SIGTERM must undo at once: the sandboxed processes alive now and the temporary trees.
+
+The CLI installs `install_handlers` in its main thread. On a signal the handler kills every tracked
+process group and cgroup member (so nothing a review started keeps running), marks the process as
+stopping (no new sandboxed process starts, in any thread) and raises `Interrupted` in the main thread;
+the CLI then removes every tracked directory and exits 128 + the signal number.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+from showcause.errors import Interrupted
+from showcause.sandbox.cgroups import kill_members
+from showcause.sandbox.cleanup import remove_tree
+
+__all__ = ["check_stopping", "forget_dir", "install_handlers", "remove_tracked_dirs", "stopping", "track_dir",
+           "tracked_process"]
+
+_lock = threading.RLock()           # re-entered by the handler when a signal lands inside a tracked section
+_procs: dict[int, tuple[subprocess.Popen[bytes], list[Path]]] = {}
+_dirs: set[str] = set()
+_signal = 0
+
+
+def stopping() -> int:
+    """The signal that arrived, or 0."""
+    return _signal
+
+
+def check_stopping() -> None:
+    if _signal:
+        raise Interrupted(_signal)
+
+
+def _kill(proc: subprocess.Popen[bytes], groups: list[Path]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    kill_members(groups)
+
+
+@contextlib.contextmanager
+def tracked_process(proc: subprocess.Popen[bytes], groups: list[Path]) -> Iterator[None]:
+    """Track a started process (its group and cgroups) until the block ends; killed at once if stopping."""
+    with _lock:
+        _procs[proc.pid] = (proc, groups)
+        late = bool(_signal)
+    try:
+        if late:
+            _kill(proc, groups)
+        yield
+    finally:
+        with _lock:
+            _procs.pop(proc.pid, None)
+
+
+def track_dir(path: Path | str) -> None:
+    with _lock:
+        _dirs.add(str(path))
+
+
+def forget_dir(path: Path | str) -> None:
+    with _lock:
+        _dirs.discard(str(path))
+
+
+def remove_tracked_dirs() -> None:
+    with _lock:
+        dirs = sorted(_dirs)
+        _dirs.clear()
+    for path in dirs:
+        remove_tree(Path(path))
+
+
+def kill_all(signum: int) -> None:
+    """Mark the process as stopping and kill every tracked sandboxed process."""
+    global _signal
+    with _lock:
+        _signal = _signal or signum
+        live = list(_procs.values())
+    for proc, groups in live:
+        _kill(proc, groups)
+
+
+def _handle(signum: int, _frame: FrameType | None) -> None:
+    kill_all(signum)
+    raise Interrupted(signum)
+
+
+def install_handlers() -> None:
+    """SIGINT and SIGTERM end the run (main thread only)."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _handle)
