@@ -31,7 +31,7 @@ from .extract import FileDefinitions
 from .languages import read_source
 from .worker import Job, Result, read_frame, write_frame
 
-__all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers"]
+__all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers", "extraction_plan"]
 
 PARALLEL_MIN_FILES = 500  # files extracted here before workers start: small loads never start one
 MAX_AUTO_WORKERS = 2  # processes, this one included: a review runs pyright and tests beside the index
@@ -46,6 +46,20 @@ _PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # where `showcause` 
 def auto_workers() -> int:
     """Processes an automatic load may use (this one included): the usable cores, at most MAX_AUTO_WORKERS."""
     return max(1, min(usable_cpus(), MAX_AUTO_WORKERS))
+
+
+def extraction_plan(workers: int | None, min_files: int) -> tuple[int, int, bool]:
+    """``(workers, min_parallel, adaptive)`` of an :class:`Extractor` for a load.
+
+    ``workers`` None is automatic: :func:`auto_workers`, the others starting after ``min_files`` files and
+    only on idle cores; ``min_files`` 0 forces at least one worker, at once, whatever the cores (so that a
+    test exercises workers on any host).  An explicit count starts its workers at once.
+    """
+    if workers is not None:
+        return workers, 2, False
+    if min_files <= 0:
+        return max(2, auto_workers()), 0, False
+    return auto_workers(), min_files, True
 
 
 def _cpu_times() -> tuple[int, int] | None:
@@ -108,12 +122,14 @@ class Extractor(Generic[_K]):
     workers are useful costs them nothing.  With ``adaptive``, only as many workers start as cores were
     idle (rounded) while the first files were extracted: a worker on a busy core only adds its start-up,
     the double reads and the pickling to the same CPU time (measured: 10-15% slower than one process
-    while another program kept one of two cores busy).  The content cache gets every result.
+    while another program kept one of two cores busy).  With ``min_parallel`` 0 every chunk handed to the
+    workers is waited for, never taken back, so a worker surely runs.  The content cache gets every result.
     """
 
     def __init__(self, workers: int, min_parallel: int = PARALLEL_MIN_FILES, *, adaptive: bool = False) -> None:
         self._extra = workers - 1
         self._min_parallel = min_parallel
+        self._forced = min_parallel == 0
         self._since = _cpu_times() if adaptive and workers > 1 else None
         self._added = 0
         self._done: list[tuple[_K, bytes, FileDefinitions | None]] = []
@@ -179,7 +195,7 @@ class Extractor(Generic[_K]):
             for chunk, future in self._tasks:
                 results: list[Result] = [None] * len(chunk)  # None: extracted here after all
                 # A chunk no worker has taken yet is extracted here rather than waited for.
-                if not broken and not future.cancel():
+                if not broken and (self._forced or not future.cancel()):
                     try:
                         results = future.result()
                     except Exception:  # a worker that crashed or could not start: the rest is done here
