@@ -3,12 +3,13 @@
 Parsing holds the GIL (the tree-sitter binding never releases it), so only processes run it in parallel.
 Workers are plain subprocesses (running :func:`showcause.symbols.worker.main`, see there for the
 protocol), not ``multiprocessing`` ones: those re-run the parent's ``__main__`` script in every child,
-and forking a process that runs threads is unsafe.  One thread per worker sends it chunks of files and
-waits for the answers (the GIL is released while it waits).  A worker costs an interpreter start that
-imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per result, so none starts before
-:data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the load is done.  Workers read
-each file themselves and extract it only if its digest is still the one the parent saw; otherwise, and
-whenever a worker fails, the parent extracts the file itself.
+and forking a process that runs threads is unsafe.  They are host processes started while a hostile tree
+may be the working directory, so they run isolated (:mod:`showcause.hostproc`).  One thread per worker
+sends it chunks of files and waits for the answers (the GIL is released while it waits).  A worker costs
+an interpreter start that imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per
+result, so none starts before :data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the
+load is done.  Workers read each file themselves and extract it only if its digest is still the one the
+parent saw; otherwise, and whenever a worker fails, the parent extracts the file itself.
 """
 
 from __future__ import annotations
@@ -16,15 +17,14 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from sys import intern
 from typing import Generic, TypeVar
 
 from showcause.host import usable_cpus
+from showcause.hostproc import HOST_CWD, host_env, isolated_python
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
@@ -40,7 +40,6 @@ _CHUNK = 48  # files per round trip: amortizes it without leaving one worker a l
 _log = logging.getLogger(__name__)
 _K = TypeVar("_K")
 _Item = tuple[_K, str, str, bytes, str]  # key, path, language, digest, name for messages
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # where `showcause` is importable from
 
 
 def auto_workers() -> int:
@@ -84,13 +83,14 @@ class _Worker:
     """One worker subprocess, used by one thread at a time."""
 
     def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
+        # Isolated, from no directory of the user's, with no variable of ours: nothing of a reviewed tree
+        # (a top-level pickle.py, sitecustomize.py, …) is importable in it, and it holds no secret.
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from showcause.symbols.worker import main; sys.exit(main())"],
+            isolated_python("showcause.symbols.worker"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=env,
+            cwd=HOST_CWD,
+            env=host_env(),
         )
 
     def run(self, jobs: list[Job]) -> list[Result]:
