@@ -62,7 +62,7 @@ JOBS = max(1, int(os.environ.get("SHOWCAUSE_ATTACK_JOBS", "4")))
 _GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "attacker",
             "GIT_AUTHOR_EMAIL": "a@example.invalid", "GIT_COMMITTER_NAME": "attacker",
             "GIT_COMMITTER_EMAIL": "a@example.invalid"}
-_STEP_KEYS = {"via", "tool", "args", "raw_args", "expect", "note"}
+_STEP_KEYS = {"via", "tool", "args", "raw_args", "expect", "note", "cwd", "path_prepend"}
 _EXPECT_KEYS = {"ok", "exit_code", "output_contains", "output_not_contains", "output_matches", "output_not_matches",
                 "max_seconds", "max_output_chars", "isolation", "outcomes", "outcomes_all", "artifacts"}
 _ATTACK_KEYS = {"title", "threat", "steps", "setup", "input", "policy", "after", "requires", "known_escape",
@@ -462,13 +462,24 @@ class _Runner:
             return self._cli(step)
         return self._api(step)
 
+    def _cli_env(self, step: dict[str, Any]) -> tuple[Path | None, dict[str, str] | None]:
+        """The working directory and environment of a CLI step: a user running showcause from inside the
+        hostile checkout (`cwd: user_tree`), with PATH entries of their own ahead of the real ones."""
+        cwd = self.attack.user_tree if step.get("cwd") == "user_tree" else None
+        assert step.get("cwd") in (None, "user_tree"), f"cwd must be 'user_tree', not {step.get('cwd')!r}"
+        if "path_prepend" not in step:
+            return cwd, None
+        return cwd, {**os.environ, "PATH": os.pathsep.join([*step["path_prepend"], os.environ.get("PATH", "")])}
+
     def _cli(self, step: dict[str, Any]) -> StepResult:
         raw_args = step["raw_args"] if "raw_args" in step else json.dumps(step.get("args", {}))
         argv = [str(CLI), "tools", "run", step["tool"], "--json", *self._input_argv(), "--args", raw_args]
         limit = float(step.get("expect", {}).get("max_seconds", 60)) * 2 + 30
+        cwd, env = self._cli_env(step)
         started = time.monotonic()
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=limit, stdin=subprocess.DEVNULL)
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=limit, stdin=subprocess.DEVNULL,
+                                  cwd=cwd, env=env)
         except subprocess.TimeoutExpired as exc:
             raise AssertionError(f"the CLI did not return within {limit:g} s") from exc
         seconds = time.monotonic() - started

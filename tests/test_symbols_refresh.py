@@ -15,12 +15,16 @@ from typing import Any
 import pytest
 
 import showcause.symbols.cache as cache_module
+import showcause.symbols.workers as workers_module
+from showcause.errors import InputError
+from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import from_case
 from showcause.symbols import FileSymbols, SymbolIndex, language_for, parse_symbols
 from showcause.symbols.cache import digest_of
 from showcause.symbols.index import clear_caches
 from showcause.symbols.languages import resolve_python_import
 from showcause.symbols.worker import extract_jobs, read_frame, write_frame
+from showcause.symbols.workers import PARALLEL_MIN_FILES
 
 REPO_CASES = Path(__file__).resolve().parent.parent / "repo_cases"
 STDLIB_EMAIL = Path(json.__file__).resolve().parent.parent / "email"
@@ -137,6 +141,41 @@ def test_workers_that_cannot_start_leave_the_work_in_process(
         parallel = state(SymbolIndex(REPO_CASES, workers=2))
     assert parallel == single
     assert [r.getMessage() for r in caplog.records] == ["symbol extraction worker failed; extracting in-process"]
+
+
+def test_worker_min_files_zero_starts_a_worker_for_any_load_on_any_host(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The policy's symbol_worker_min_files = 0: a worker runs even for two files on a busy one-core host."""
+    write(tmp_path, {"a.py": "def one():\n    return 1\n", "b.py": "from a import one\nTWO = one() + 1\n"})
+    single = state(SymbolIndex(tmp_path, workers=1))
+    clear_caches()
+    started: list[workers_module._Worker] = []
+    real = workers_module._Worker
+
+    def counting() -> workers_module._Worker:
+        started.append(real())
+        return started[-1]
+
+    monkeypatch.setattr(workers_module, "_Worker", counting)
+    monkeypatch.setattr(workers_module, "auto_workers", lambda: 1)  # one usable core
+    monkeypatch.setattr(workers_module, "_idle_cores", lambda since: 0.0)  # and it is busy
+    assert state(SymbolIndex(tmp_path)) == single  # automatic, default threshold: nothing starts
+    assert started == []
+    clear_caches()
+    assert state(SymbolIndex(tmp_path, worker_min_files=0)) == single
+    assert len(started) == 1
+
+
+def test_worker_min_files_is_a_policy_key_a_repository_may_only_raise() -> None:
+    assert Policy().symbol_worker_min_files == PARALLEL_MIN_FILES == load_policy().symbol_worker_min_files
+    assert load_policy({"symbol_worker_min_files": 0}).symbol_worker_min_files == 0
+    with pytest.raises(InputError, match="symbol_worker_min_files must be 0 or more"):
+        load_policy({"symbol_worker_min_files": -1})
+    default = load_policy()
+    tighter_only(default, load_policy({"symbol_worker_min_files": 5000}), "repo")  # fewer host processes
+    with pytest.raises(InputError, match="symbol_worker_min_files may only be tightened"):
+        tighter_only(default, load_policy({"symbol_worker_min_files": 0}), "repo")
 
 
 def test_worker_extracts_only_unchanged_content(tmp_path: Path) -> None:

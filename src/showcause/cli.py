@@ -13,6 +13,7 @@ import typer
 
 from showcause.errors import EXIT_BAD_INPUT, Interrupted, SandboxUnavailable, ShowcauseError
 from showcause.evidence.ledger import Ledger
+from showcause.hostproc import sanitize_process_path
 from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest, all_modes
 from showcause.judges.blindness import thresholds
@@ -320,6 +321,9 @@ def modes() -> None:
 
 
 def main() -> None:
+    # Run from inside a checkout, a relative PATH entry ("", ".", node_modules/.bin) names the checkout's
+    # programs: no lookup of this process may see one, whichever module makes it.
+    sanitize_process_path()
     lifecycle.install_handlers()
     try:
         app()

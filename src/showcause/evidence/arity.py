@@ -36,6 +36,7 @@ from showcause.evidence.signatures import Definition, Shape, call_arguments, def
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolIndex, language_for
 from showcause.symbols.languages import get_parser, read_source, resolve_python_import
+from showcause.symbols.workers import PARALLEL_MIN_FILES
 
 __all__ = ["MAX_CALLER_FILES", "MAX_CALL_SITES", "MAX_CHANGED_FILES", "MAX_FUNCTIONS", "ArityMismatch", "Shape",
            "arity_changes"]
@@ -189,11 +190,12 @@ def _js_resolves(caller: str, spec: str, target: str) -> bool:
 
 
 class _Probe:
-    def __init__(self, snapshot: Snapshot) -> None:
+    def __init__(self, snapshot: Snapshot, worker_min_files: int) -> None:
         self.snapshot = snapshot
         other = {"base": "head", "head": "base"}
         self.index = {side: SymbolIndex.for_tree(snapshot.tree(side), sibling=snapshot.tree(other[side]),
-                                                 changed=snapshot.diff.files) for side in ("base", "head")}
+                                                 changed=snapshot.diff.files, worker_min_files=worker_min_files)
+                      for side in ("base", "head")}
         # Only indexed files are read: the index never follows a symlink out of the tree.
         self.indexed = {side: set(index.files) for side, index in self.index.items()}
         self.files: dict[tuple[str, str], _File | None] = {}
@@ -307,9 +309,10 @@ class _Probe:
                                         shapes[0], shapes[1], reason)
 
 
-def arity_changes(snapshot: Snapshot) -> list[ArityMismatch]:
+def arity_changes(snapshot: Snapshot, *, worker_min_files: int = PARALLEL_MIN_FILES) -> list[ArityMismatch]:
     """Calls on head, outside the change's added lines, that fit a changed function's base parameters but
-    not its head ones; sorted by (file, line, function). See the module docstring for what is resolved."""
-    probe = _Probe(snapshot)
+    not its head ones; sorted by (file, line, function). See the module docstring for what is resolved.
+    ``worker_min_files``: the policy's ``symbol_worker_min_files``, for the symbol indexes."""
+    probe = _Probe(snapshot, worker_min_files)
     found = [m for rel, old, new in probe.changed() for m in probe.check(rel, old, new)]
     return sorted(found, key=lambda m: (m.file, m.line, m.function, m.call))

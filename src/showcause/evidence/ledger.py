@@ -87,7 +87,9 @@ class Ledger:
         """The names this change retired (computed once per review, shared by every call)."""
         found = self.ctx.cache.get("retirement")
         if not isinstance(found, Retirement):
-            found = Retirement(self.ctx.snapshot, timeout=self.ctx.policy.search_timeout_s)
+            policy = self.ctx.policy
+            found = Retirement(self.ctx.snapshot, timeout=policy.search_timeout_s,
+                               worker_min_files=policy.symbol_worker_min_files)
             self.ctx.cache["retirement"] = found
         return found
 

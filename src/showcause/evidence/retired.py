@@ -22,6 +22,7 @@ from showcause.evidence.codetext import code_text, file_class, name_pattern
 from showcause.evidence.scope import is_local_definition, parse_for_scope
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex
+from showcause.symbols.workers import PARALLEL_MIN_FILES
 from showcause.tools.rg import rg_files_with_words
 
 __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
@@ -60,6 +61,7 @@ class Retirement:
 
     snapshot: Snapshot
     timeout: float = 20.0
+    worker_min_files: int = PARALLEL_MIN_FILES  # the policy's symbol_worker_min_files
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_text: dict[str, str | None] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
@@ -140,8 +142,9 @@ class Retirement:
         head_total, head_code = self._counts(self.snapshot.head, names)
         # Whichever tree is indexed second is derived from the other: only the changed files are read.
         snap = self.snapshot
-        base_index = SymbolIndex.for_tree(snap.base, sibling=snap.head, changed=snap.diff.files)
-        head_index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
+        least = self.worker_min_files
+        base_index = SymbolIndex.for_tree(snap.base, sibling=snap.head, changed=snap.diff.files, worker_min_files=least)
+        head_index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files, worker_min_files=least)
         out: dict[str, RetiredName] = {}
         for name in names:
             if self._module_level(self.snapshot.head, head_index.lookup(name, "definition"), name):

@@ -18,7 +18,8 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     if len(tests) <= SMALL_PROJECT:
         return tests, f"{len(tests)} test files: all run"
     snap = ctx.snapshot
-    index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files)
+    index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files,
+                                 worker_min_files=ctx.policy.symbol_worker_min_files)
     reached = dependents(index, set(snap.diff.files))
     if reached is None:
         return tests, "the change touches files outside the import graph: all tests run"

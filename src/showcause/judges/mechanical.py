@@ -91,9 +91,9 @@ class Probes:
         return [*self.calls, *self.searches, *(call for call, _ in self.arity)]
 
 
-def _arity(snapshot: Snapshot, notes: list[str]) -> list[ArityMismatch]:
+def _arity(snapshot: Snapshot, notes: list[str], worker_min_files: int) -> list[ArityMismatch]:
     try:
-        return arity_changes(snapshot)
+        return arity_changes(snapshot, worker_min_files=worker_min_files)
     except Exception as exc:  # an advisory probe must never cost the review its blocking evidence
         notes.append(f"the arity probe failed ({type(exc).__name__}: {exc})")
         return []
@@ -139,7 +139,7 @@ def run_probes(ledger: Ledger) -> Probes:
     notes: list[str] = []
     with ThreadPoolExecutor(max_workers=1) as side:
         retiring = side.submit(ledger.retirement)
-        fitting = side.submit(_arity, ctx.snapshot, notes)
+        fitting = side.submit(_arity, ctx.snapshot, notes, ctx.policy.symbol_worker_min_files)
         calls = ledger.call_many(probes, workers=2)
         retirement = retiring.result()
         mismatches = fitting.result()

@@ -8,6 +8,7 @@ import threading
 import time
 from typing import Protocol
 
+from showcause.hostproc import HOST_CWD, safe_path, which
 from showcause.providers.errors import ConfigError
 
 __all__ = ["CommandKey", "EnvKey", "KeySource", "NoKey", "key_source"]
@@ -99,9 +100,13 @@ class CommandKey:
         return tuple(self._seen)
 
     def _mint(self) -> None:
+        # The user's own command, which may need their credentials and agents: it keeps their environment,
+        # but runs from / with only absolute PATH entries, so nothing it names resolves in a reviewed tree.
         try:
             done = subprocess.run(
-                ["sh", "-c", self._command],
+                [which("sh") or "/bin/sh", "-c", self._command],
+                cwd=HOST_CWD,
+                env={**os.environ, "PATH": safe_path()},
                 capture_output=True,
                 text=True,
                 timeout=self.timeout_s,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.errors import SandboxUnavailable
+from showcause.hostproc import HOST_CWD, host_env, which
 from showcause.sandbox.mounts import SANDBOX_ROOT, bwrap_options, plan
 
 __all__ = ["LEVELS", "SAFE_LEVELS", "Probe", "forget_probes", "probe", "resolve", "wrap"]
@@ -50,7 +50,7 @@ def _unshare_argv(unshare: str, userns: bool, argv: Sequence[str], ws: Path, out
                   root: Path) -> list[str]:
     spec = {"root": str(root), "chdir": SANDBOX_ROOT, "mounts": [m.to_json() for m in plan(ws, out, tmp_bytes)]}
     # unshare does not die with its parent by itself; its child dies with it (--kill-child).
-    setpriv = shutil.which("setpriv")
+    setpriv = which("setpriv")
     prefix = [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
     users = ["--user", "--map-root-user"] if userns else []
     return [*prefix, unshare, *users, *_NAMESPACES, "--", sys.executable, "-I", "-S", str(_NSINIT),
@@ -60,10 +60,10 @@ def _unshare_argv(unshare: str, userns: bool, argv: Sequence[str], ws: Path, out
 def wrap(level: str, argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int, root: Path) -> list[str]:
     """`argv` wrapped for `level` (`root`: an empty directory the unshare level builds its root on)."""
     if level == "bwrap":
-        return _bwrap_argv(shutil.which("bwrap") or "bwrap", argv, ws, out, tmp_bytes)
+        return _bwrap_argv(which("bwrap") or "bwrap", argv, ws, out, tmp_bytes)
     if level == "unshare":
         found = probe("unshare")
-        return _unshare_argv(shutil.which("unshare") or "unshare", found.userns, argv, ws, out, tmp_bytes, root)
+        return _unshare_argv(which("unshare") or "unshare", found.userns, argv, ws, out, tmp_bytes, root)
     return list(argv)
 
 
@@ -78,8 +78,8 @@ def forget_probes() -> None:
 def _try(argv: list[str]) -> str | None:
     """None when `argv` ran and exited 0, else why not."""
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, cwd="/",
-                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"})
+        proc = subprocess.run(argv, capture_output=True, timeout=20, stdin=subprocess.DEVNULL, cwd=HOST_CWD,
+                              env=host_env())
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if proc.returncode == 0:
@@ -92,7 +92,7 @@ def _try(argv: list[str]) -> str | None:
 
 def probe(level: str) -> Probe:
     """Whether `level` works here: it runs `true` with the same file-system plan real runs use."""
-    binary = shutil.which(level) or ""
+    binary = which(level) or ""
     key = (level, binary, os.geteuid())
     if key not in _PROBES:
         _PROBES[key] = _probe(level, binary)
@@ -102,7 +102,7 @@ def probe(level: str) -> Probe:
 def _probe(level: str, binary: str) -> Probe:
     if not binary:
         return Probe(level, False, "not installed")
-    true = shutil.which("true") or "/usr/bin/true"
+    true = which("true") or "/usr/bin/true"
     with tempfile.TemporaryDirectory(prefix="showcause-probe-") as tmp:
         ws, out, root = Path(tmp, "ws"), Path(tmp, "out"), Path(tmp, "root")
         for d in (ws, out, root):

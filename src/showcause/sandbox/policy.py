@@ -14,6 +14,10 @@ __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
 # Shares (0 to 1) rather than positive limits; a leak threshold of 0 would refuse every review.
 _SHARES = {"blindness_warn": 0.0, "blindness_leak": 1e-9}
+# Counts for which 0 means something (not a limit of 0).
+_ZERO_OK = frozenset({"symbol_worker_min_files"})
+# Larger is stricter: fewer processes on the host.
+_HIGHER_IS_TIGHTER = frozenset({"symbol_worker_min_files"})
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,9 @@ class Policy:
     # Thresholds of the blindness check of blind modes (judges/blindness.py): lower is stricter.
     blindness_warn: float = 0.15
     blindness_leak: float = 0.5
+    # Files of a symbol-index load extracted in showcause's own process before worker processes start
+    # (symbols/workers.py); 0 starts one for every load, whatever the host's idle cores (tests use it).
+    symbol_worker_min_files: int = 500
 
     def merged(self, data: dict[str, Any], origin: str) -> Policy:
         """Return a copy with the keys of a policy TOML document applied (sections are flattened)."""
@@ -81,6 +88,8 @@ def tighter_only(loose: Policy, strict: Policy, origin: str) -> None:
             ok = set(new) <= set(old)
         elif f.name == "isolation":
             ok = new in SAFE_LEVELS   # naming one level that hides the host is the only change allowed
+        elif f.name in _HIGHER_IS_TIGHTER:
+            ok = new > old
         else:
             ok = new < old
         if not ok:
@@ -105,6 +114,9 @@ def _checked(key: str, current: object, value: object, origin: str) -> object:
         if not _SHARES[key] <= value <= 1:
             low = "0" if _SHARES[key] == 0 else "above 0"
             raise InputError(f"{origin}: {key} must be {low} and at most 1, got {value:g}")
+    elif key in _ZERO_OK:
+        if value < 0:
+            raise InputError(f"{origin}: {key} must be 0 or more")
     elif value <= 0:
         raise InputError(f"{origin}: {key} must be positive")
     return float(value) if isinstance(current, float) else value

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 import selectors
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,6 +23,7 @@ from pathlib import Path
 
 from showcause.errors import InputError
 from showcause.host import usable_cpus
+from showcause.hostproc import which
 from showcause.sandbox import lifecycle
 from showcause.sandbox.cgroups import join_argv, make_groups, reap
 from showcause.sandbox.levels import resolve, wrap
@@ -74,13 +74,13 @@ def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
     """
     mem = memory_mb * 1024 * 1024
     fsize = policy.file_size_mb * 1024 * 1024
-    return [shutil.which("prlimit") or "/usr/bin/prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}",
+    return [which("prlimit") or "/usr/bin/prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}",
             f"--fsize={fsize}", f"--nofile={policy.open_files}", "--core=0", "--"]
 
 
 def _no_caps() -> list[str]:
     """At `none`, as root: drop every capability (and the means to regain one) before the command runs."""
-    setpriv = shutil.which("setpriv")
+    setpriv = which("setpriv")
     if os.geteuid() != 0 or not setpriv:
         return []
     return [setpriv, "--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--ambient-caps=-all", "--"]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
-import shutil
 import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+
+from showcause.hostproc import HOST_CWD, host_env, which
 
 __all__ = ["node_modules", "pyright_node", "tsc_native", "tsc_path", "v8_flags"]
 
@@ -46,13 +47,16 @@ def pyright_node() -> str | None:
     pinned = node_modules() / f"node-{sys.platform}-{_arch()}" / "bin" / "node"
     if _executable(pinned) and _v8_options(str(pinned)):
         return str(pinned)
-    return shutil.which("node")
+    return which("node")
 
 
 @cache
 def _v8_options(node: str) -> str:
+    """What ``node --v8-options`` prints: the one run of node on the host, so from ``/`` and with no variable
+    of ours (``NODE_OPTIONS`` could make it load a module relative to its working directory)."""
     try:
-        return subprocess.run([node, "--v8-options"], capture_output=True, text=True, timeout=30).stdout
+        return subprocess.run([node, "--v8-options"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, cwd=HOST_CWD, env=host_env()).stdout
     except (OSError, subprocess.SubprocessError):
         return ""
 

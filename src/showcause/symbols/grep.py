@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from showcause.tools.rg import rg_binary
+from showcause.tools.rg import rg_binary, rg_env
 
 from .languages import EXTENSIONS, SKIP_DIRS, read_source
 
@@ -33,9 +33,10 @@ def _rg(base: str, needle: bytes) -> set[str] | None:
         binary, "--no-config", "--files-with-matches", "--fixed-strings", "--text", "--encoding", "none",
         "--no-ignore", "--hidden", "--no-follow", "--no-messages", "--null", *_GLOBS, "-e", pattern, "--", ".",
     ]  # fmt: skip
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8"}
     try:
-        proc = subprocess.run(args, cwd=base, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT)
+        proc = subprocess.run(
+            args, cwd=base, env=rg_env(), stdin=subprocess.DEVNULL, capture_output=True, timeout=_TIMEOUT
+        )
     except (OSError, ValueError, subprocess.TimeoutExpired):  # ValueError: a NUL byte in the pattern
         return None
     if proc.returncode not in (0, 1):  # 2: some file could not be searched, or the pattern was refused

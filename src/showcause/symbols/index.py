@@ -29,7 +29,7 @@ from .extract import SymbolHit
 from .grep import files_holding
 from .languages import MAX_FILE_BYTES, SKIP_DIRS, language_for, read_source, resolve_python_import
 from .walk import Entry, Listing, Pending, check_paths, is_racy, scan_paths, scan_tree
-from .workers import PARALLEL_MIN_FILES, Extractor, auto_workers
+from .workers import PARALLEL_MIN_FILES, Extractor, extraction_plan
 
 __all__ = ["CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches"]
 
@@ -97,23 +97,27 @@ def _identity(root: Path) -> tuple[int, int, int] | None:
 class SymbolIndex:
     """Definitions, references and imports of every supported source file under ``root``."""
 
-    def __init__(self, root: Path, *, workers: int | None = None) -> None:
+    def __init__(
+        self, root: Path, *, workers: int | None = None, worker_min_files: int = PARALLEL_MIN_FILES
+    ) -> None:
         """Index ``root`` (resolved) right away; prefer :meth:`for_tree`, which shares indexes.
 
         ``workers``: processes that extract, this one included.  None (automatic): up to as many as there
-        are usable cores, at most ``MAX_AUTO_WORKERS``, the others starting once ``PARALLEL_MIN_FILES``
+        are usable cores, at most ``MAX_AUTO_WORKERS``, the others starting once ``worker_min_files``
         files of a load were extracted here and only on cores that were idle meanwhile (see
-        :class:`~showcause.symbols.workers.Extractor`); 1: this process only; n > 1: n, starting at once.
+        :class:`~showcause.symbols.workers.Extractor`; ``worker_min_files`` 0: at least one worker, at
+        once, on any host); 1: this process only; n > 1: n, starting at once.
         """
-        self._setup(root, workers)
+        self._setup(root, workers, worker_min_files)
         self.refresh()
 
-    def _setup(self, root: Path, workers: int | None) -> None:
+    def _setup(self, root: Path, workers: int | None, worker_min_files: int = PARALLEL_MIN_FILES) -> None:
         self._root = Path(root).resolve()
         if not self._root.is_dir():
             raise NotADirectoryError(str(root))
         self._base = str(self._root)
         self._workers = workers
+        self._worker_min_files = worker_min_files
         self._lock = threading.RLock()
         self._entries: dict[str, Entry] = {}
         self._listings: dict[str, Listing] = {}
@@ -130,6 +134,7 @@ class SymbolIndex:
         changed: Iterable[str],
         *,
         workers: int | None = None,
+        worker_min_files: int = PARALLEL_MIN_FILES,
     ) -> SymbolIndex:
         """The index of ``root``, a tree equal to ``base``'s tree (as ``base`` last saw it) except at the
         ``changed`` paths (relative POSIX: added, modified or deleted files, or directories), built without
@@ -141,7 +146,7 @@ class SymbolIndex:
         if rels is None:
             raise ValueError("changed paths must be relative paths inside the tree")
         index = cls.__new__(cls)
-        index._setup(root, workers)
+        index._setup(root, workers, worker_min_files)
         with base._lock:
             index._entries = dict(base._entries)
             index._sorted = base._sorted
@@ -155,8 +160,12 @@ class SymbolIndex:
         *,
         sibling: Path | None = None,
         changed: Iterable[str] | None = None,
+        worker_min_files: int = PARALLEL_MIN_FILES,
     ) -> SymbolIndex:
         """Return the process-wide index of ``root``, refreshed (by a walk); build it on first use.
+
+        ``worker_min_files``: see the constructor (the sandbox policy's ``symbol_worker_min_files``); the
+        latest caller's value applies to later loads of a shared index.
 
         ``sibling`` and ``changed``: another tree and every path at which ``root`` differs from it, as a
         review's base and head, which do not change while they are indexed.  When ``root`` has no index
@@ -169,13 +178,17 @@ class SymbolIndex:
         frozen = _identity(key) if changed is not None else None
         index = _cached_index(key)
         if index is not None:
+            index._worker_min_files = worker_min_files
             if frozen is None or index._frozen != frozen:
                 index.refresh()
                 index._frozen = frozen
             return index
         other = _cached_index(Path(sibling).resolve()) if sibling is not None and changed is not None else None
         rels = check_paths(changed) if other is not None and changed is not None else None
-        index = cls.derive(other, key, rels) if other is not None and rels is not None else cls(key)
+        if other is not None and rels is not None:
+            index = cls.derive(other, key, rels, worker_min_files=worker_min_files)
+        else:
+            index = cls(key, worker_min_files=worker_min_files)
         index._frozen = frozen
         with _trees_lock:
             index = _trees.setdefault(key, index)
@@ -243,11 +256,8 @@ class SymbolIndex:
     def _load(self, entries: dict[str, Entry], pending: list[Pending]) -> int:
         """Read and hash the pending files into ``entries``, extracting those whose content is new."""
         changed = 0
-        workers = auto_workers() if self._workers is None else self._workers
-        automatic = self._workers is None
-        extractor: Extractor[tuple[str, int, int, bool, bytes]] = Extractor(
-            workers, PARALLEL_MIN_FILES if automatic else 2, adaptive=automatic
-        )
+        workers, min_parallel, adaptive = extraction_plan(self._workers, self._worker_min_files)
+        extractor: Extractor[tuple[str, int, int, bool, bytes]] = Extractor(workers, min_parallel, adaptive=adaptive)
         for rel, path, size, mtime_ns, old in pending:
             data = read_source(path)
             if data is None:

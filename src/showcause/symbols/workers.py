@@ -3,12 +3,13 @@
 Parsing holds the GIL (the tree-sitter binding never releases it), so only processes run it in parallel.
 Workers are plain subprocesses (running :func:`showcause.symbols.worker.main`, see there for the
 protocol), not ``multiprocessing`` ones: those re-run the parent's ``__main__`` script in every child,
-and forking a process that runs threads is unsafe.  One thread per worker sends it chunks of files and
-waits for the answers (the GIL is released while it waits).  A worker costs an interpreter start that
-imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per result, so none starts before
-:data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the load is done.  Workers read
-each file themselves and extract it only if its digest is still the one the parent saw; otherwise, and
-whenever a worker fails, the parent extracts the file itself.
+and forking a process that runs threads is unsafe.  They are host processes started while a hostile tree
+may be the working directory, so they run isolated (:mod:`showcause.hostproc`).  One thread per worker
+sends it chunks of files and waits for the answers (the GIL is released while it waits).  A worker costs
+an interpreter start that imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per
+result, so none starts before :data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the
+load is done.  Workers read each file themselves and extract it only if its digest is still the one the
+parent saw; otherwise, and whenever a worker fails, the parent extracts the file itself.
 """
 
 from __future__ import annotations
@@ -16,22 +17,21 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 from sys import intern
 from typing import Generic, TypeVar
 
 from showcause.host import usable_cpus
+from showcause.hostproc import HOST_CWD, host_env, isolated_python
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
 from .languages import read_source
 from .worker import Job, Result, read_frame, write_frame
 
-__all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers"]
+__all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers", "extraction_plan"]
 
 PARALLEL_MIN_FILES = 500  # files extracted here before workers start: small loads never start one
 MAX_AUTO_WORKERS = 2  # processes, this one included: a review runs pyright and tests beside the index
@@ -40,12 +40,25 @@ _CHUNK = 48  # files per round trip: amortizes it without leaving one worker a l
 _log = logging.getLogger(__name__)
 _K = TypeVar("_K")
 _Item = tuple[_K, str, str, bytes, str]  # key, path, language, digest, name for messages
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # where `showcause` is importable from
 
 
 def auto_workers() -> int:
     """Processes an automatic load may use (this one included): the usable cores, at most MAX_AUTO_WORKERS."""
     return max(1, min(usable_cpus(), MAX_AUTO_WORKERS))
+
+
+def extraction_plan(workers: int | None, min_files: int) -> tuple[int, int, bool]:
+    """``(workers, min_parallel, adaptive)`` of an :class:`Extractor` for a load.
+
+    ``workers`` None is automatic: :func:`auto_workers`, the others starting after ``min_files`` files and
+    only on idle cores; ``min_files`` 0 forces at least one worker, at once, whatever the cores (so that a
+    test exercises workers on any host).  An explicit count starts its workers at once.
+    """
+    if workers is not None:
+        return workers, 2, False
+    if min_files <= 0:
+        return max(2, auto_workers()), 0, False
+    return auto_workers(), min_files, True
 
 
 def _cpu_times() -> tuple[int, int] | None:
@@ -70,13 +83,14 @@ class _Worker:
     """One worker subprocess, used by one thread at a time."""
 
     def __init__(self) -> None:
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_PARENT, env.get("PYTHONPATH", "")) if p)
+        # Isolated, from no directory of the user's, with no variable of ours: nothing of a reviewed tree
+        # (a top-level pickle.py, sitecustomize.py, …) is importable in it, and it holds no secret.
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from showcause.symbols.worker import main; sys.exit(main())"],
+            isolated_python("showcause.symbols.worker"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            env=env,
+            cwd=HOST_CWD,
+            env=host_env(),
         )
 
     def run(self, jobs: list[Job]) -> list[Result]:
@@ -108,12 +122,14 @@ class Extractor(Generic[_K]):
     workers are useful costs them nothing.  With ``adaptive``, only as many workers start as cores were
     idle (rounded) while the first files were extracted: a worker on a busy core only adds its start-up,
     the double reads and the pickling to the same CPU time (measured: 10-15% slower than one process
-    while another program kept one of two cores busy).  The content cache gets every result.
+    while another program kept one of two cores busy).  With ``min_parallel`` 0 every chunk handed to the
+    workers is waited for, never taken back, so a worker surely runs.  The content cache gets every result.
     """
 
     def __init__(self, workers: int, min_parallel: int = PARALLEL_MIN_FILES, *, adaptive: bool = False) -> None:
         self._extra = workers - 1
         self._min_parallel = min_parallel
+        self._forced = min_parallel == 0
         self._since = _cpu_times() if adaptive and workers > 1 else None
         self._added = 0
         self._done: list[tuple[_K, bytes, FileDefinitions | None]] = []
@@ -179,7 +195,7 @@ class Extractor(Generic[_K]):
             for chunk, future in self._tasks:
                 results: list[Result] = [None] * len(chunk)  # None: extracted here after all
                 # A chunk no worker has taken yet is extracted here rather than waited for.
-                if not broken and not future.cancel():
+                if not broken and (self._forced or not future.cancel()):
                     try:
                         results = future.result()
                     except Exception:  # a worker that crashed or could not start: the rest is done here

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from showcause.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.toolchain import pyright_node, tsc_native, tsc_path, v8_flags
@@ -71,7 +72,7 @@ def _tsc_argv(tsc: Path) -> list[str]:
     native = tsc_native(tsc)
     if native is not None:
         return [str(native)]
-    return [shutil.which("node") or "/usr/bin/node", str(tsc)]
+    return [which("node") or "/usr/bin/node", str(tsc)]
 
 
 def choose_checkers(root: Path, requested: str) -> list[str]:

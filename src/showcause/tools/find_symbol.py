@@ -43,7 +43,8 @@ class FindSymbolTool:
         from showcause.symbols import SymbolIndex  # tree-sitter loads only when a symbol is looked up
 
         other = ctx.snapshot.tree("base" if ctx.side == "head" else "head")
-        index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files)
+        index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files,
+                                     worker_min_files=ctx.policy.symbol_worker_min_files)
         hits = index.lookup(args.name, args.kind)
         cap = ctx.policy.max_symbol_hits
         n_def = sum(1 for h in hits if h.kind == "definition")

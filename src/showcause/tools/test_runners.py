@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.errors import ToolArgumentError
+from showcause.hostproc import which
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
@@ -108,7 +109,7 @@ def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, st
 
 
 def _node(file: str, policy: Policy) -> list[str]:
-    node = shutil.which("node") or "/usr/bin/node"
+    node = which("node") or "/usr/bin/node"
     return [node, "--test", f"--test-timeout={1000 * policy.test_timeout_s}", "--test-reporter=junit",
             "--test-reporter-destination={out}/junit.xml", "--test-reporter=dot",
             "--test-reporter-destination=stdout", "--", file]

@@ -1,0 +1,5 @@
+from app import two
+
+
+def test_two():
+    assert two() == 2
