@@ -5,9 +5,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup demo test test-integration lint bench docs clean
+.PHONY: setup bubblewrap demo test test-integration lint bench docs clean
 
-setup: $(STAMP) $(NPM_STAMP)
+setup: $(STAMP) $(NPM_STAMP) bubblewrap
+
+bubblewrap:
+	@sh sandbox/install-bubblewrap.sh
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)

@@ -780,7 +780,7 @@ def test_attack(level: str, folder: Path, corpus: dict[tuple[str, Path], Future[
         proc = subprocess.run([str(CLI), "tools", "run", "run_test", "--case", str(case), "--isolation", level,
                                "--args", '{"test": "tests/test_invoice.py"}'], capture_output=True, text=True,
                               timeout=120)
-        assert proc.returncode == 3 and "refused" in proc.stdout and "no repository code was run" in proc.stdout
+        assert proc.returncode == 3 and "refused" in proc.stdout and "repository code is not run" in proc.stdout
         return
     reason = _skip_reason(spec, level)
     if reason:

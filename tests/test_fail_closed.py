@@ -51,7 +51,7 @@ def test_review_is_inconclusive_and_runs_nothing(tmp_path: Path, host: str):
     result = json.loads(out.read_text())
     assert result["verdict"] == "INCONCLUSIVE" and result["error"]["code"] == "SANDBOX_UNAVAILABLE"
     message = result["error"]["message"]
-    assert "no repository code was run" in message and "Cause:" in message and "Fix:" in message
+    assert "repository code is not run" in message and "Cause:" in message and "Fix:" in message
     assert result["meta"]["isolation"] == "unavailable" and result["tool_calls"] == []
     assert not _marker(tmp_path).exists()
     for fmt, first in (("text", "verdict: INCONCLUSIVE"), ("markdown", "❓ **showcause: INCONCLUSIVE**")):
@@ -153,5 +153,17 @@ def test_bench_and_case_verification_refuse_up_front(tmp_path: Path):
     assert bench.returncode == 3 and "no sandbox that hides the host works here" in bench.stderr
     assert not out.exists()
     verify = _run("cases", "verify", str(ROOT / "repo_cases" / "py-invoice-vat-grouping"), host="docker")
-    assert verify.returncode == 3 and "no repository code was run" in verify.stderr
+    assert verify.returncode == 3 and "repository code is not run" in verify.stderr
     assert not _marker(tmp_path).exists()
+
+
+@pytest.mark.parametrize("host", FAKE_HOSTS)
+def test_sandbox_command_says_why(host: str):
+    proc = _run("sandbox", "--json", host=host)
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 3 and doc["isolation"] is None and doc["error"]["code"] == "SANDBOX_UNAVAILABLE"
+    assert not doc["levels"]["bwrap"]["ok"] and not doc["levels"]["unshare"]["ok"]
+    assert doc["levels"]["bwrap"]["detail"] == {"docker": "Creating new namespace failed: Operation not permitted",
+                                                "ubuntu-24.04": "setting up uid map: Permission denied"}[host]
+    chosen = _run("sandbox", "--isolation", "none", host=host)
+    assert chosen.returncode == 0 and "WARNING: repository code will run with no isolation" in chosen.stdout

@@ -49,7 +49,7 @@ def level(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A level that hides the host; where it does not work here, the refusal is the test."""
     name: str = request.param
     if name not in WORKING:
-        with pytest.raises(SandboxUnavailable, match="no repository code was run"):
+        with pytest.raises(SandboxUnavailable, match="repository code is not run"):
             _run(tmp_path, "open('/tmp/ran', 'w')\n", name)
         assert not (tmp_path / "ws" / "ran").exists()
         pytest.xfail(f"{name} does not work on this host: asserted that nothing runs at it")

@@ -313,6 +313,44 @@ def bench(
         raise typer.Exit(EXIT_STOPPED)
 
 
+@app.command("sandbox")
+def sandbox_status(
+    isolation: IsolationOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the probes as JSON.")] = False,
+) -> None:
+    """Which isolation level a review gets here, and why a level does not work. Exit 0, or 3 without one."""
+    from showcause.inputs import with_isolation
+    from showcause.sandbox.levels import SAFE_LEVELS, probe
+    from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.runner import available_isolation
+
+    try:
+        policy = with_isolation(load_policy(), isolation)
+    except ShowcauseError as exc:
+        _fail(exc.message, exc.exit_code)
+        return
+    probes = {lv: probe(lv) for lv in SAFE_LEVELS}
+    error: SandboxUnavailable | None = None
+    try:
+        level: str | None = available_isolation(policy)
+    except SandboxUnavailable as exc:
+        level, error = None, exc
+    if as_json:
+        doc = {"isolation": level, "asked": policy.isolation,
+               "levels": {lv: {"ok": p.ok, "detail": p.detail} for lv, p in probes.items()},
+               **({"error": {"code": error.code, "message": error.message}} if error else {})}
+        typer.echo(json.dumps(doc, indent=2))
+    else:
+        for lv, p in probes.items():
+            typer.echo(f"{lv:8} {'works' if p.ok else 'does not work: ' + p.detail}")
+        typer.echo(f"isolation {policy.isolation}: {level or 'none that hides the host'}")
+        if error:
+            typer.echo(error.message)
+        elif level == "none":
+            typer.echo("WARNING: repository code will run with no isolation (chosen by name).")
+    raise typer.Exit(error.exit_code if error else 0)
+
+
 @app.command("modes")
 def modes() -> None:
     """List the review modes."""

@@ -102,6 +102,14 @@ def _dev(target: str) -> None:
                        ("stderr", "/proc/self/fd/2")):
         os.symlink(link, os.path.join(target, name))
     _tmpfs(os.path.join(target, "shm"), 64 << 20, "1777")
+    # A private pty instance, as bubblewrap gives (test suites of terminal programs need one); optional.
+    pts = os.path.join(target, "pts")
+    os.makedirs(pts)
+    try:
+        _mount("devpts", pts, "devpts", MS_NOSUID | MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620")
+        os.symlink("pts/ptmx", os.path.join(target, "ptmx"))
+    except SetupError:
+        pass
 
 
 def _apply(root: str, step: dict[str, object]) -> None:

@@ -174,5 +174,5 @@ def _explain(wanted: str, probes: list[Probe]) -> str:
     bwrap = next((p for p in probes if p.level == "bwrap" and p.detail == "not installed"), None)
     extra = " Installing bubblewrap (`sudo apt-get install bubblewrap`) may also help." if bwrap and \
         "apt-get install bubblewrap" not in fix else ""
-    return (f"{head}, so no repository code was run. Cause: {cause}. Fix: {fix}.{extra} "
+    return (f"{head}, so repository code is not run. Cause: {cause}. Fix: {fix}.{extra} "
             "For code you trust, `--isolation none` runs it without isolation.")
