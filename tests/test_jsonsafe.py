@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from deep import DEEP
 from showcause import jsonsafe, tomlsafe
 from showcause.jsonsafe import MAX_DEPTH, ParseLimitError
-
-DEEP = 100_000
 
 
 def nested(depth: int, opener: str = "[") -> str:

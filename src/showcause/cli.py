@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from showcause import jsonsafe
 from showcause.errors import EXIT_BAD_INPUT, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.inputs import open_snapshot, tool_context
@@ -83,7 +84,10 @@ def tools_run(
     if get_tool(tool) is None:
         _fail(f"unknown tool {tool!r}; known: {', '.join(t.name for t in all_tools())}")
     try:
-        parsed = json.loads(args)
+        parsed = jsonsafe.loads(args, max_bytes=jsonsafe.MAX_ARGS_BYTES)
+    except jsonsafe.ParseLimitError as exc:
+        _fail(f"--args refused: {exc.msg}")
+        return
     except json.JSONDecodeError as exc:
         _fail(f"--args is not valid JSON: {exc.msg}")
         return
