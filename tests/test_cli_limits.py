@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from builders import make_case
+from builders import make_case, write_tree
 from deep import DEEP, NESTED, OPEN
 from llm_servers import OpenAIServer, raw, turn
 
@@ -123,3 +123,41 @@ def test_openai_wire_deep_response_body(case: Path, budget: Path, server: OpenAI
     server.fail(raw(b'{"choices": [{"message": {"content": "x", "tool_calls": ' + OPEN.encode() + b"}}]}"))
     result = review_json(http_review(case, budget, server))
     assert result["error"]["code"] == "MALFORMED_RESPONSE" and NESTED in result["error"]["message"]
+
+
+# ---- input files ------------------------------------------------------------------------------------------
+
+def test_deep_case_json(tmp_path: Path):
+    write_tree(tmp_path / "deepcase", {"case.json": '{"id": "deepcase", "input": ' + OPEN, "base/a.py": "x\n"})
+    (tmp_path / "deepcase" / "patch.diff").write_text("")
+    for argv in (["review", "--format", "json"], ["tools", "run", "list_files"]):
+        proc = run(*argv, "--case", str(tmp_path / "deepcase"))
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert proc.stderr.startswith("showcause: error: ") and NESTED in proc.stderr
+    proc = run("cases", "verify", str(tmp_path / "deepcase"))   # its own contract: exit 1, a failed label
+    assert proc.returncode == 1 and proc.stdout.startswith("FAIL deepcase") and NESTED in proc.stdout
+
+
+def test_deep_decision_file(tmp_path: Path):
+    path = tmp_path / "decision.json"
+    path.write_text('{"objective": "o", "evidence": ' + OPEN)
+    proc = run("review", "--decision", str(path), "--model", "scripted:/nonexistent.json", "--format", "json")
+    assert proc.returncode == 2 and proc.stderr == f"showcause: error: {path}: {NESTED} (at character 94)\n"
+
+
+@pytest.mark.parametrize("toml", ["[review]\nmax_turns = " + OPEN, "[review]\n" + "k." * DEEP + "k = 1\n",
+                                  "x = " + "{ a = " * DEEP])
+def test_deep_config_toml(case: Path, tmp_path: Path, toml: str):
+    config = tmp_path / "config.toml"
+    config.write_text(toml)
+    for argv in (["review", "--case", str(case), "--format", "json"],
+                 ["tools", "run", "list_files", "--case", str(case)]):
+        proc = run(*argv, "--config", str(config))
+        assert proc.returncode == 2 and proc.stderr.startswith(f"showcause: error: cannot read policy {config}: ")
+
+
+def test_a_repository_s_deep_config(tmp_path: Path):
+    deep = make_case(tmp_path / "repoconf", {"a.py": "x = 1\n", ".showcause.toml": "[sandbox]\nx = " + OPEN},
+                     {"a.py": "x = 2\n"})
+    proc = run("review", "--case", str(deep), "--format", "json")
+    assert proc.returncode == 2 and "cannot read policy" in proc.stderr and NESTED in proc.stderr
