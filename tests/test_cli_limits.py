@@ -161,3 +161,19 @@ def test_a_repository_s_deep_config(tmp_path: Path):
                      {"a.py": "x = 2\n"})
     proc = run("review", "--case", str(deep), "--format", "json")
     assert proc.returncode == 2 and "cannot read policy" in proc.stderr and NESTED in proc.stderr
+
+
+# ---- JSON the code under test writes ----------------------------------------------------------------------
+
+def test_report_rows_forged_by_the_code_under_test(tmp_path: Path):
+    forger = ("import os\n\n\ndef test_forges_rows():\n"
+              "    with open(os.environ['SHOWCAUSE_REPORT'], 'a', encoding='utf-8') as fh:\n"
+              f"        fh.write('{'[' * 5000}' * 20 + '\\n[1]\\n\"row\"\\n7\\n')\n")
+    forged = make_case(tmp_path / "forger", {"a.py": "x = 1\n", "tests/test_forge.py": forger},
+                       {"a.py": "x = 2\n"}, checks={"tests": ["tests/test_forge.py"], "typecheck": "none"})
+    proc = run("tools", "run", "run_test", "--case", str(forged), "--args", '{"test": "tests/test_forge.py"}',
+               "--json")
+    assert proc.returncode == 0, proc.stderr[-1000:]
+    record = json.loads(proc.stdout)
+    assert record["ok"] and record["results"] == [
+        {"test": "tests/test_forge.py::test_forges_rows", "head": "passed", "base": None}]

@@ -18,7 +18,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from showcause import __version__
+from showcause import __version__, jsonsafe
 
 __all__ = ["cache_get", "cache_put", "tree_hash"]
 
@@ -88,8 +88,9 @@ def cache_get(tree: Path, kind: str, target: str, limits: dict[str, Any]) -> Any
         return None
     path = folder / f"{_key(tree, kind, target, limits)}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # Written by showcause, but a cache file is still a file on disk: bounded like any other.
+        return jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_TOOL_JSON_BYTES)
+    except (OSError, ValueError):   # a miss: the run is simply repeated
         return None
 
 

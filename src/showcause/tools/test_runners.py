@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import shutil
@@ -12,6 +11,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from showcause import jsonsafe
 from showcause.errors import ToolArgumentError
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
@@ -121,8 +121,10 @@ def _read_pytest(out: Path) -> list[TestOutcome]:
         return []
     for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
+            row = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES)
+        except ValueError:   # a line cut by a kill, or a row the code under test wrote too large or deep
+            continue
+        if not isinstance(row, dict):
             continue
         outcome, message = str(row.get("outcome")), str(row.get("message", ""))
         if outcome == "failed" and "Timeout (>" in message:
