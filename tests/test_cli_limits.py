@@ -177,3 +177,29 @@ def test_report_rows_forged_by_the_code_under_test(tmp_path: Path):
     record = json.loads(proc.stdout)
     assert record["ok"] and record["results"] == [
         {"test": "tests/test_forge.py::test_forges_rows", "head": "passed", "base": None}]
+
+
+# ---- the last-resort handler --------------------------------------------------------------------------------
+
+CRASH = ("import sys\nfrom showcause import cli\n"
+         "def boom(*args, **kwargs):\n    raise RuntimeError('unexpected\\nfailure')\n"
+         "cli.all_modes = boom\nsys.argv = ['showcause', 'modes']\ncli.main()\n")
+
+
+@pytest.mark.parametrize("debug", ["", "1"])
+def test_an_unexpected_exception_is_one_line_and_exit_3(debug: str):
+    env = {**os.environ, "SHOWCAUSE_DEBUG": debug}
+    proc = subprocess.run([sys.executable, "-c", CRASH], capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 3
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("showcause: internal error: RuntimeError: unexpected failure")
+    if debug:
+        assert "Traceback" in proc.stderr
+    else:
+        assert proc.stderr == last + "\n" and "SHOWCAUSE_DEBUG=1" in last
+
+
+def test_exit_codes_pass_the_handler_untouched(case: Path):
+    assert run("tools", "run", "nope", "--case", str(case)).returncode == 2
+    assert run("modes").returncode == 0
+    assert run("tools", "frobnicate").returncode == 2

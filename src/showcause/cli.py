@@ -310,3 +310,19 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except typer.Exit as exc:   # click normally turns it into SystemExit; keep its code either way
+        sys.exit(exc.exit_code)
+    except Exception as exc:    # SystemExit is no Exception: usage errors and verdict codes pass untouched
+        # The last resort: one line and exit 3 (a failed run, never read as a block); the traceback only
+        # on request. Imported here: only this path needs them.
+        import traceback
+
+        from showcause.errors import EXIT_INCONCLUSIVE
+
+        debug = os.environ.get("SHOWCAUSE_DEBUG", "") not in ("", "0")
+        if debug:
+            traceback.print_exception(exc, file=sys.stderr)
+        detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
+        hint = "" if debug else " (set SHOWCAUSE_DEBUG=1 to print the traceback)"
+        print(f"showcause: internal error: {detail}{hint}", file=sys.stderr)
+        sys.exit(EXIT_INCONCLUSIVE)
