@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from builders import write_tree
-from deep import LISTS
+from deep import DEEP, LISTS
 from showcause.tools.diagnostics import parse_pyright
 from showcause.tools.pyright_config import configured_files
-from showcause.tools.test_runners import _read_pytest
+from showcause.tools.test_runners import _read_junit, _read_pytest
 
 # ---- JSON that sandboxed tools print or write ------------------------------------------------------------
 
@@ -36,3 +36,14 @@ def test_test_report_rows_written_by_the_code_under_test_are_bounded(tmp_path: P
 def test_a_repository_s_deep_pyright_settings_are_ignored(tmp_path: Path, name: str, text: str):
     write_tree(tmp_path, {name: text})
     assert configured_files(tmp_path) is None
+
+
+def test_junit_suites_nested_too_deep_give_no_outcomes(tmp_path: Path):
+    case = '<testcase name="t"><failure message="boom" type="testCodeFailure"/></testcase>'
+    (tmp_path / "junit.xml").write_text(f'<testsuites><testsuite name="a"><testsuite name="b">{case}'
+                                        '</testsuite></testsuite><testcase name="top"/></testsuites>')
+    assert [(o.test, o.outcome) for o in _read_junit(tmp_path, "t.test.js")] == [
+        ("t.test.js::a > b > t", "failed"), ("t.test.js::top", "passed")]
+    (tmp_path / "junit.xml").write_text("<testsuites>" + '<testsuite name="s">' * DEEP + case
+                                        + "</testsuite>" * DEEP + "</testsuites>")
+    assert _read_junit(tmp_path, "t.test.js") == []

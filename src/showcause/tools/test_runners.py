@@ -8,6 +8,7 @@ import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,26 +134,41 @@ def _read_pytest(out: Path) -> list[TestOutcome]:
     return list(latest.values())
 
 
-def _walk_junit(node: ET.Element, prefix: str, file: str, acc: list[TestOutcome]) -> None:
-    for child in node:
-        if child.tag == "testsuite":
-            _walk_junit(child, f"{prefix}{child.get('name', '')} > ", file, acc)
+def _junit_case(case: ET.Element, prefix: str, file: str) -> TestOutcome:
+    name = f"{prefix}{case.get('name', '')}"
+    failure = case.find("failure")
+    if case.find("skipped") is not None:
+        outcome, msg = "skipped", ""
+    elif failure is not None:
+        msg = failure.get("message", "") or ""
+        kind = failure.get("type", "")
+        lowered = kind.lower()
+        outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
+                   "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
+                   else "failed")
+    else:
+        outcome, msg = "passed", ""
+    first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
+    return TestOutcome(f"{file}::{name}", outcome, first)
+
+
+def _walk_junit(root: ET.Element, file: str) -> list[TestOutcome]:
+    """Every testcase, named by its suites ("suite > case"), in document order; none at all when suites
+    nest deeper than jsonsafe's cap. Iterative and capped: the code under test can write this file."""
+    acc: list[TestOutcome] = []
+    stack: list[tuple[Iterator[ET.Element], str]] = [(iter(root), "")]
+    while stack:
+        children, prefix = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+        elif child.tag == "testsuite":
+            if len(stack) > jsonsafe.MAX_DEPTH:
+                return []
+            stack.append((iter(child), f"{prefix}{child.get('name', '')} > "))
         elif child.tag == "testcase":
-            name = f"{prefix}{child.get('name', '')}"
-            failure = child.find("failure")
-            if child.find("skipped") is not None:
-                outcome, msg = "skipped", ""
-            elif failure is not None:
-                msg = failure.get("message", "") or ""
-                kind = failure.get("type", "")
-                lowered = kind.lower()
-                outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
-                           "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
-                           else "failed")
-            else:
-                outcome, msg = "passed", ""
-            first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
-            acc.append(TestOutcome(f"{file}::{name}", outcome, first))
+            acc.append(_junit_case(child, prefix, file))
+    return acc
 
 
 def _read_junit(out: Path, file: str) -> list[TestOutcome]:
@@ -163,9 +179,7 @@ def _read_junit(out: Path, file: str) -> list[TestOutcome]:
         root = ET.parse(path).getroot()
     except ET.ParseError:
         return []
-    acc: list[TestOutcome] = []
-    _walk_junit(root, "", file, acc)
-    return acc
+    return _walk_junit(root, file)
 
 
 def _requested(test: str, targets: list[str]) -> bool:
