@@ -29,6 +29,7 @@ __all__ = [
     "close_connection",
     "malformed",
     "rate_limited",
+    "raw",
     "reject_param",
     "slow",
     "status",
@@ -50,12 +51,13 @@ class Recorded:
 
 @dataclass(frozen=True)
 class Fault:
-    kind: str                 # status | slow | malformed | reject_param | close
+    kind: str                 # status | slow | malformed | raw | reject_param | close
     status: int = 500
     retry_after: str | None = None
     delay_s: float = 0.0
     param: str | None = None
     echo_headers: bool = False
+    payload: bytes = b""
 
 
 def status(code: int, *, retry_after: float | str | None = None, echo_headers: bool = False) -> Fault:
@@ -75,6 +77,11 @@ def slow(delay_s: float) -> Fault:
 
 def malformed() -> Fault:
     return Fault("malformed", status=200)
+
+
+def raw(payload: bytes, code: int = 200) -> Fault:
+    """Answer with `payload` as the body, byte for byte (for bodies no JSON encoder would write)."""
+    return Fault("raw", status=code, payload=payload)
 
 
 def reject_param(name: str) -> Fault:
@@ -247,6 +254,8 @@ class _ServerBase:
                 return self._error(fault.status, message, headers=extra)
             if fault.kind == "malformed":
                 return 200, {}, b'{"id": "x", "choices": [{"message": '
+            if fault.kind == "raw":
+                return fault.status, {}, fault.payload
             if fault.kind == "reject_param":
                 return self._error(400, self.reject_message(fault.param or ""), fault.param)
             if fault.kind == "slow":

@@ -11,7 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from showcause.errors import EXIT_BAD_INPUT, Interrupted, SandboxUnavailable, ShowcauseError
+from showcause import jsonsafe
+from showcause.errors import EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, Interrupted, SandboxUnavailable, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.hostproc import sanitize_process_path
 from showcause.inputs import open_snapshot, tool_context
@@ -93,7 +94,10 @@ def tools_run(
     if get_tool(tool) is None:
         _fail(f"unknown tool {tool!r}; known: {', '.join(t.name for t in all_tools())}")
     try:
-        parsed = json.loads(args)
+        parsed = jsonsafe.loads(args, max_bytes=jsonsafe.MAX_ARGS_BYTES)
+    except jsonsafe.ParseLimitError as exc:
+        _fail(f"--args refused: {exc.msg}")
+        return
     except json.JSONDecodeError as exc:
         _fail(f"--args is not valid JSON: {exc.msg}")
         return
@@ -320,35 +324,17 @@ def sandbox_status(
 ) -> None:
     """Which isolation level a review gets here, and why a level does not work. Exit 0, or 3 without one."""
     from showcause.inputs import with_isolation
-    from showcause.sandbox.levels import SAFE_LEVELS, probe
     from showcause.sandbox.policy import load_policy
-    from showcause.sandbox.runner import available_isolation
+    from showcause.sandbox.status import sandbox_report
 
     try:
         policy = with_isolation(load_policy(), isolation)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
-    probes = {lv: probe(lv) for lv in SAFE_LEVELS}
-    error: SandboxUnavailable | None = None
-    try:
-        level: str | None = available_isolation(policy)
-    except SandboxUnavailable as exc:
-        level, error = None, exc
-    if as_json:
-        doc = {"isolation": level, "asked": policy.isolation,
-               "levels": {lv: {"ok": p.ok, "detail": p.detail} for lv, p in probes.items()},
-               **({"error": {"code": error.code, "message": error.message}} if error else {})}
-        typer.echo(json.dumps(doc, indent=2))
-    else:
-        for lv, p in probes.items():
-            typer.echo(f"{lv:8} {'works' if p.ok else 'does not work: ' + p.detail}")
-        typer.echo(f"isolation {policy.isolation}: {level or 'none that hides the host'}")
-        if error:
-            typer.echo(error.message)
-        elif level == "none":
-            typer.echo("WARNING: repository code will run with no isolation (chosen by name).")
-    raise typer.Exit(error.exit_code if error else 0)
+    doc, text = sandbox_report(policy)
+    typer.echo(json.dumps(doc, indent=2) if as_json else text)
+    raise typer.Exit(EXIT_INCONCLUSIVE if doc.get("error") else 0)
 
 
 @app.command("modes")
@@ -358,6 +344,29 @@ def modes() -> None:
         typer.echo(f"{judge.name}{' (needs --model)' if judge.needs_model else ''}\n    {judge.description}")
 
 
+def _interrupted(signum: int) -> None:
+    # Every sandboxed process is already dead (the handler killed them); leave no temporary tree behind
+    # and do not wait for worker threads: a signal ends the run within moments.
+    lifecycle.remove_tracked_dirs()
+    typer.echo(f"showcause: interrupted by signal {signum}", err=True)
+    sys.stdout.flush()
+    os._exit(128 + signum)
+
+
+def _internal_error(exc: Exception) -> None:
+    # The last resort: one line and exit 3 (a failed run, never read as a block); the traceback only on request.
+    import traceback
+
+    lifecycle.remove_tracked_dirs()
+    debug = os.environ.get("SHOWCAUSE_DEBUG", "") not in ("", "0")
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
+    hint = "" if debug else " (set SHOWCAUSE_DEBUG=1 to print the traceback)"
+    print(f"showcause: internal error: {detail}{hint}", file=sys.stderr)
+    sys.exit(EXIT_INCONCLUSIVE)
+
+
 def main() -> None:
     # Run from inside a checkout, a relative PATH entry ("", ".", node_modules/.bin) names the checkout's
     # programs: no lookup of this process may see one, whichever module makes it.
@@ -365,11 +374,11 @@ def main() -> None:
     lifecycle.install_handlers()
     try:
         app()
-    except (Interrupted, KeyboardInterrupt) as exc:
-        # Every sandboxed process is already dead (the handler killed them); leave no temporary tree behind
-        # and do not wait for worker threads: a signal ends the run within moments.
-        signum = exc.signum if isinstance(exc, Interrupted) else 2
-        lifecycle.remove_tracked_dirs()
-        typer.echo(f"showcause: interrupted by signal {signum}", err=True)
-        sys.stdout.flush()
-        os._exit(128 + signum)
+    except Interrupted as exc:
+        _interrupted(exc.signum)
+    except KeyboardInterrupt:
+        _interrupted(2)
+    except typer.Exit as exc:   # click normally turns it into SystemExit; keep its code either way
+        sys.exit(exc.exit_code)
+    except Exception as exc:    # SystemExit is no Exception: usage errors and verdict codes pass untouched
+        _internal_error(exc)

@@ -6,13 +6,13 @@ Only this module reads `truth`; snapshots and tools never see it (`snapshot/case
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from showcause import jsonsafe
 from showcause.errors import InputError
 
 __all__ = ["Case", "CaseDoc", "case_set_hash", "find_cases", "load_case"]
@@ -88,10 +88,10 @@ class Case:
 def load_case(path: Path) -> Case:
     path = Path(path).resolve()
     try:
-        raw = json.loads((path / "case.json").read_text(encoding="utf-8"))
+        raw = jsonsafe.load_file(path / "case.json", max_bytes=jsonsafe.MAX_CASE_BYTES)
     except FileNotFoundError:
         raise InputError(f"{path}: no case.json") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps of jsonsafe
         raise InputError(f"{path}/case.json: {exc}") from exc
     try:
         doc = CaseDoc.model_validate(raw)

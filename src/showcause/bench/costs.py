@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from showcause import jsonsafe
 from showcause.judges.base import get_mode
 from showcause.judges.loop import Budget
 from showcause.providers.base import Usage, estimate_cost
@@ -140,9 +141,11 @@ class SpendLedger:
         if path.exists():
             for line in path.read_text(encoding="utf-8").splitlines():
                 try:
-                    self.entries.append(json.loads(line))
-                except json.JSONDecodeError:
+                    entry = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_RECORD_BYTES)
+                except ValueError:
                     continue  # a line cut by a crash
+                if isinstance(entry, dict):
+                    self.entries.append(entry)
         self.before = len(self.entries)
         self.spent = sum(float(e.get("charged_usd") or 0.0) for e in self.entries)
 

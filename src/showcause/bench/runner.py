@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showcause import __version__
+from showcause import __version__, jsonsafe
 from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
 from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
@@ -128,14 +128,20 @@ def _read_checkpoint(out: Path, identity: dict[str, Any], resume: bool) -> dict[
         return {}
     if not info.exists():
         raise InputError(f"--resume: {out} holds no benchmark run")
-    check_resume(json.loads(info.read_text(encoding="utf-8")), identity)
+    try:
+        saved = jsonsafe.load_file(info, max_bytes=jsonsafe.MAX_RECORD_BYTES)
+    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps of jsonsafe
+        raise InputError(f"--resume: {info} is unreadable: {exc}") from None
+    if not isinstance(saved, dict):
+        raise InputError(f"--resume: {info} does not hold a run description")
+    check_resume(saved, identity)
     latest: dict[tuple[Any, ...], dict[str, Any]] = {}
     for line in ckpt.read_text(encoding="utf-8").splitlines() if ckpt.exists() else []:
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            continue  # a line cut by a crash: that review runs again
-        latest[record_key(record)] = record
+            record = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_RECORD_BYTES)
+            latest[record_key(record)] = record
+        except (ValueError, TypeError, KeyError):
+            continue  # a line cut by a crash (or not a record): that review runs again
     return latest
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from showcause import jsonsafe
 from showcause.errors import SandboxUnavailable, ToolArgumentError
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.retired import Retirement, dangling_artifacts
@@ -55,6 +56,33 @@ def _explain(exc: ValidationError) -> str:
         msg = "unknown argument" if err["type"] == "extra_forbidden" else err["msg"]
         parts.append(f"{where}: {msg}")
     return "; ".join(parts)
+
+
+def _shown(args: Any) -> dict[str, Any]:
+    """The arguments as sent, for the record: the object, else the raw value; never one too deep to render."""
+    if not isinstance(args, str):
+        try:
+            jsonsafe.check_depth(args)
+        except jsonsafe.ParseLimitError as exc:
+            return {"_raw": f"(not shown: {exc.msg})"}
+    return args if isinstance(args, dict) else {"_raw": args}
+
+
+def _arguments(args: Any) -> dict[str, Any]:
+    """A call's arguments as an object within the caps of `jsonsafe`, or a ToolArgumentError saying why not."""
+    try:
+        if isinstance(args, str):
+            try:
+                args = jsonsafe.loads(args or "{}", max_bytes=jsonsafe.MAX_ARGS_BYTES)
+            except json.JSONDecodeError as exc:
+                raise ToolArgumentError(f"arguments are not valid JSON: {exc.msg}") from exc
+        else:   # an object parsed elsewhere (a provider's body, a library caller): its depth still counts
+            jsonsafe.check_depth(args)
+    except jsonsafe.ParseLimitError as exc:
+        raise ToolArgumentError(f"arguments {exc.msg}") from exc
+    if not isinstance(args, dict):
+        raise ToolArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+    return args
 
 
 def _cut(out: ToolOutput, limit: int) -> tuple[str, bool]:
@@ -114,20 +142,14 @@ class Ledger:
     def _execute(self, call_id: str, name: str, args: Any) -> ToolCall:
         started = time.monotonic()
         error: str | None = None
-        shown_args: dict[str, Any] = args if isinstance(args, dict) else {"_raw": args}
+        shown_args = _shown(args)
         tool = get_tool(name) if isinstance(name, str) else None
         try:
             if tool is None:
                 raise ToolArgumentError(f"unknown tool {name!r}")
             if self.tools is not None and name not in self.tools:
                 raise ToolArgumentError(f"{name} is not available here; use {', '.join(sorted(self.tools))}")
-            if isinstance(args, str):
-                try:
-                    args = json.loads(args or "{}")
-                except json.JSONDecodeError as exc:
-                    raise ToolArgumentError(f"arguments are not valid JSON: {exc.msg}") from exc
-            if not isinstance(args, dict):
-                raise ToolArgumentError(f"arguments must be a JSON object, got {type(args).__name__}")
+            args = _arguments(args)
             shown_args = args
             try:
                 parsed = tool.Arguments.model_validate(args)

@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from showcause import jsonsafe
 from showcause.providers.base import (
     Message,
     ModelTurn,
@@ -33,7 +34,7 @@ def _tool_use_input(arguments: dict[str, Any] | str) -> dict[str, Any]:
     if isinstance(arguments, dict):
         return arguments
     try:
-        value = json.loads(arguments)
+        value = jsonsafe.loads(arguments, max_bytes=jsonsafe.MAX_ARGS_BYTES)
     except ValueError:
         value = None
     return value if isinstance(value, dict) else {"raw_arguments": arguments}

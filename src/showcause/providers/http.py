@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 import httpx
 
+from showcause import jsonsafe
 from showcause.providers.errors import (
     ConfigError,
     MalformedResponseError,
@@ -106,7 +107,7 @@ def retry_after_s(headers: Mapping[str, str]) -> float | None:
 def error_detail(text: str, limit: int = 400) -> str:
     """The human part of an error body (OpenAI `error.message`, Anthropic `error.message`), shortened."""
     try:
-        data: Any = json.loads(text)
+        data: Any = jsonsafe.loads(text, max_bytes=jsonsafe.MAX_RESPONSE_BYTES)
     except ValueError:
         data = None
     if isinstance(data, dict):
@@ -130,9 +131,12 @@ class HttpResult:
     text: str
 
     def json(self) -> Any:
-        """The parsed body; MALFORMED_RESPONSE when it is not JSON."""
+        """The parsed body; MALFORMED_RESPONSE when it is not JSON or beyond the caps of `jsonsafe`."""
         try:
-            return json.loads(self.text)
+            return jsonsafe.loads(self.text, max_bytes=jsonsafe.MAX_RESPONSE_BYTES)
+        except jsonsafe.ParseLimitError as exc:
+            raise MalformedResponseError(f"response body refused (HTTP {self.status}): {exc.msg}",
+                                         status=self.status) from None
         except ValueError:
             snippet = " ".join(self.text[:200].split())
             raise MalformedResponseError(
@@ -259,7 +263,7 @@ def find_rejected_param(result: HttpResult, body: Mapping[str, Any], candidates:
         return None
     present = [name for name in candidates if name in body]
     try:
-        data: Any = json.loads(result.text)
+        data: Any = jsonsafe.loads(result.text, max_bytes=jsonsafe.MAX_RESPONSE_BYTES)
     except ValueError:
         data = None
     err: Any = data.get("error") if isinstance(data, dict) else None

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from showcause import jsonsafe
 from showcause.providers.base import (
     Message,
     ModelTurn,
@@ -63,8 +64,8 @@ def parse_arguments(raw: Any) -> dict[str, Any] | str:
         return {}
     text = raw if isinstance(raw, str) else json.dumps(raw)
     try:
-        value = json.loads(text)
-    except ValueError:
+        value = jsonsafe.loads(text, max_bytes=jsonsafe.MAX_ARGS_BYTES)
+    except ValueError:   # not JSON, too large or too deep: the ledger refuses the raw text and says why
         return text
     return value if isinstance(value, dict) else text
 

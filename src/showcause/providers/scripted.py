@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from showcause import jsonsafe
 from showcause.providers import errors
 from showcause.providers.base import (
     Message,
@@ -120,11 +121,13 @@ def load_script(path: str | Path) -> list[_Turn]:
     """Parse and check a scripted conversation file; any problem is a CONFIG_ERROR naming the turn."""
     shown = str(path)
     try:
-        data: Any = json.loads(Path(path).read_text(encoding="utf-8"))
+        data: Any = jsonsafe.load_file(Path(path), max_bytes=jsonsafe.MAX_SCRIPT_BYTES)
     except FileNotFoundError:
         raise errors.ConfigError(f"scripted file not found: {shown}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise errors.ConfigError(f"scripted file {shown} is unreadable: {exc}") from None
+    except jsonsafe.ParseLimitError as exc:
+        raise errors.ConfigError(f"scripted file {shown} refused: {exc.msg}") from None
     except ValueError as exc:
         raise errors.ConfigError(f"scripted file {shown} is not valid JSON: {exc}") from None
     turns: Any = data.get("turns") if isinstance(data, dict) else data

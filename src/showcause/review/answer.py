@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from showcause import jsonsafe
 from showcause.errors import ShowcauseError
 from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
 
@@ -34,17 +35,32 @@ def strip_reasoning(text: str) -> str:
     return _THINK.sub("", text or "").strip()
 
 
+def _decode_at(decoder: json.JSONDecoder, chunk: str, pos: int) -> tuple[Any, int] | None:
+    try:
+        return decoder.raw_decode(chunk, pos)
+    except json.JSONDecodeError:
+        return None
+
+
 def _top_objects(chunk: str) -> list[dict[str, Any]]:
-    """The JSON objects in `chunk` that are not nested in another one, in order."""
+    """The JSON objects in `chunk` that are not nested in another one, in order.
+
+    Each candidate is measured before it is decoded: one nested deeper than the cap makes the whole
+    answer malformed (the decoder would recurse once per level)."""
     decoder = json.JSONDecoder()
     found: list[dict[str, Any]] = []
     pos = chunk.find("{")
     while pos != -1:
         try:
-            obj, end = decoder.raw_decode(chunk, pos)
-        except json.JSONDecodeError:
+            closes = jsonsafe.extent(chunk, pos)
+        except jsonsafe.ParseLimitError as exc:
+            raise MalformedAnswer(f"the answer holds JSON {exc.msg}") from None
+        # One that never closes cannot be an object: not worth decoding.
+        decoded = _decode_at(decoder, chunk, pos) if closes is not None else None
+        if decoded is None:
             pos = chunk.find("{", pos + 1)
             continue
+        obj, end = decoded
         if isinstance(obj, dict):
             found.append(obj)
         pos = chunk.find("{", end)
@@ -60,6 +76,10 @@ def last_json_object(text: str, shape: frozenset[str], *, what: str = "JSON fina
 
     The last, because a model that quotes an answer it read in a repository file (an injection) before
     giving its own must be judged on its own."""
+    try:
+        jsonsafe.check_size(text, jsonsafe.MAX_TEXT_BYTES)
+    except jsonsafe.ParseLimitError as exc:
+        raise MalformedAnswer(f"the answer is {exc.msg}; reply with only the {what}") from None
     fenced = [obj for m in _FENCE.finditer(text) for obj in _top_objects(m.group(1))]
     loose = _top_objects(text)
     for objects in (fenced, loose):

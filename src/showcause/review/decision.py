@@ -15,6 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from showcause import jsonsafe
 from showcause.errors import InputError
 from showcause.review.answer import MalformedAnswer, last_json_object, strip_reasoning
 
@@ -22,7 +23,6 @@ __all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionVerdict", "Falsificati
            "load_decision", "parse_position", "parse_verdict"]
 
 DECISION_VERDICTS = ("KEEP", "MODIFY", "REPLACE", "INSUFFICIENT_EVIDENCE")
-_MAX_FILE_BYTES = 1_000_000
 
 DecisionType = Literal["architecture", "refactor", "debugging", "database", "api", "dependency", "performance",
                        "security", "implementation", "other"]
@@ -77,15 +77,17 @@ def _explain(exc: ValidationError, limit: int = 6) -> str:
 def load_decision(path: Path) -> DecisionInput:
     """Read and validate a decision file; every problem is an InputError (exit 2) naming the field."""
     try:
-        if path.stat().st_size > _MAX_FILE_BYTES:
-            raise InputError(f"{path}: larger than {_MAX_FILE_BYTES} bytes")
-        raw = path.read_text(encoding="utf-8")
+        raw = jsonsafe.read_capped(path, jsonsafe.MAX_DECISION_BYTES)
     except FileNotFoundError:
         raise InputError(f"{path}: no such decision file") from None
+    except jsonsafe.ParseLimitError as exc:
+        raise InputError(f"{path}: {exc.msg}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the decision file: {exc}") from None
     try:
-        data = json.loads(raw)
+        data = jsonsafe.loads(raw, max_bytes=jsonsafe.MAX_DECISION_BYTES)
+    except jsonsafe.ParseLimitError as exc:
+        raise InputError(f"{path}: {exc.msg}") from None
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
     if not isinstance(data, dict):

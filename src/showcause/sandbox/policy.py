@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from showcause import tomlsafe
 from showcause.errors import InputError
 from showcause.sandbox.levels import LEVELS, SAFE_LEVELS
 
@@ -131,8 +131,8 @@ def default_policy_path() -> Path:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return tomlsafe.load_file(path)
+    except (OSError, ValueError) as exc:   # unreadable, not TOML, or beyond the caps of tomlsafe
         raise InputError(f"cannot read policy {path}: {exc}") from exc
 
 

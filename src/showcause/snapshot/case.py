@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from showcause import jsonsafe
 from showcause.errors import InputError
 
 __all__ = ["CaseInput", "load_case_input"]
@@ -25,10 +25,10 @@ class CaseInput:
 def load_case_input(case_dir: Path) -> CaseInput:
     path = case_dir / "case.json"
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_CASE_BYTES)
     except FileNotFoundError:
         raise InputError(f"{case_dir}: not a repo case (no case.json)") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps of jsonsafe
         raise InputError(f"{path}: unreadable case.json: {exc}") from exc
     if not isinstance(doc, dict):
         raise InputError(f"{path}: case.json must hold an object")

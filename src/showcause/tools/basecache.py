@@ -21,7 +21,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from showcause import __version__
+from showcause import __version__, jsonsafe
 from showcause.errors import SandboxUnavailable
 from showcause.sandbox.levels import SAFE_LEVELS
 from showcause.sandbox.policy import Policy
@@ -100,8 +100,9 @@ def cache_get(tree: Path, kind: str, target: str, policy: Policy, extra: dict[st
     if path is None:
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # Written by showcause, but a cache file is still a file on disk: bounded like any other.
+        return jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_TOOL_JSON_BYTES)
+    except (OSError, ValueError):   # a miss: the run is simply repeated
         return None
 
 

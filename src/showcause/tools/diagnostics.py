@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import re
 import secrets
@@ -13,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from showcause import jsonsafe
 from showcause.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
@@ -99,22 +99,27 @@ def _relative(path: str, root: str) -> str | None:
 
 
 def parse_pyright(stdout: str, root: str) -> list[Diagnostic] | None:
+    """pyright's `--outputjson` report; None (the run failed) when it is not that report or beyond the caps
+    of `jsonsafe`."""
     try:
-        doc = json.loads(stdout)
-    except json.JSONDecodeError:
+        doc = jsonsafe.loads(stdout, max_bytes=jsonsafe.MAX_TOOL_JSON_BYTES)
+        found = doc.get("generalDiagnostics", []) if isinstance(doc, dict) else None
+        if not isinstance(found, list):
+            return None
+        out = []
+        for d in found:
+            if not isinstance(d, dict) or d.get("severity") != "error":
+                continue
+            rel = _relative(str(d.get("file", "")), root)
+            if rel is None:
+                continue
+            start = d.get("range", {}).get("start", {})
+            # pyright positions are 0-based.
+            out.append(Diagnostic(rel, int(start.get("line", 0)) + 1, int(start.get("character", 0)) + 1,
+                                  str(d.get("rule") or "pyright"), str(d.get("message", "")).splitlines()[0]
+                                  if d.get("message") else ""))
+    except (ValueError, TypeError, AttributeError):   # not JSON, too large or deep, or not pyright's shape
         return None
-    out = []
-    for d in doc.get("generalDiagnostics", []):
-        if d.get("severity") != "error":
-            continue
-        rel = _relative(str(d.get("file", "")), root)
-        if rel is None:
-            continue
-        start = d.get("range", {}).get("start", {})
-        # pyright positions are 0-based.
-        out.append(Diagnostic(rel, int(start.get("line", 0)) + 1, int(start.get("character", 0)) + 1,
-                              str(d.get("rule") or "pyright"), str(d.get("message", "")).splitlines()[0]
-                              if d.get("message") else ""))
     return out
 
 

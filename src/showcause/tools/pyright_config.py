@@ -19,13 +19,13 @@ stays as it was.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from showcause import jsonsafe, tomlsafe
 
 __all__ = ["PyrightFiles", "configured_files", "settings_changed"]
 
@@ -74,15 +74,15 @@ def _settings(root: Path) -> tuple[dict[str, Any], str] | None:
     if config.is_file() and not config.is_symlink():
         try:
             # pyright accepts comments in this file; only the plain-JSON form is read here.
-            doc = json.loads(config.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError):
+            doc = jsonsafe.load_file(config, max_bytes=jsonsafe.MAX_CONFIG_BYTES)
+        except (OSError, ValueError):   # unreadable, not plain JSON, or beyond the caps of jsonsafe
             return None
         return (doc, "pyrightconfig.json") if isinstance(doc, dict) else None
     project = root / "pyproject.toml"
     if project.is_file() and not project.is_symlink():
         try:
-            doc = tomllib.loads(project.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            doc = tomlsafe.load_file(project)
+        except (OSError, ValueError):   # unreadable, not TOML, or beyond the caps of tomlsafe
             return None
         section = doc.get("tool", {}).get("pyright") if isinstance(doc.get("tool"), dict) else None
         return (section, "pyproject.toml [tool.pyright]") if isinstance(section, dict) else None

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import html
-import json
 import os
 import re
 import shutil
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from showcause import jsonsafe
 from showcause.errors import ToolArgumentError
 from showcause.hostproc import which
 from showcause.sandbox.paths import normalize_relpath
@@ -122,8 +123,10 @@ def _read_pytest(out: Path) -> list[TestOutcome]:
         return []
     for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
+            row = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES)
+        except ValueError:   # a line cut by a kill, or a row the code under test wrote too large or deep
+            continue
+        if not isinstance(row, dict):
             continue
         outcome, message = str(row.get("outcome")), str(row.get("message", ""))
         if outcome == "failed" and "Timeout (>" in message:
@@ -132,26 +135,41 @@ def _read_pytest(out: Path) -> list[TestOutcome]:
     return list(latest.values())
 
 
-def _walk_junit(node: ET.Element, prefix: str, file: str, acc: list[TestOutcome]) -> None:
-    for child in node:
-        if child.tag == "testsuite":
-            _walk_junit(child, f"{prefix}{child.get('name', '')} > ", file, acc)
+def _junit_case(case: ET.Element, prefix: str, file: str) -> TestOutcome:
+    name = f"{prefix}{case.get('name', '')}"
+    failure = case.find("failure")
+    if case.find("skipped") is not None:
+        outcome, msg = "skipped", ""
+    elif failure is not None:
+        msg = failure.get("message", "") or ""
+        kind = failure.get("type", "")
+        lowered = kind.lower()
+        outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
+                   "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
+                   else "failed")
+    else:
+        outcome, msg = "passed", ""
+    first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
+    return TestOutcome(f"{file}::{name}", outcome, first)
+
+
+def _walk_junit(root: ET.Element, file: str) -> list[TestOutcome]:
+    """Every testcase, named by its suites ("suite > case"), in document order; none at all when suites
+    nest deeper than jsonsafe's cap. Iterative and capped: the code under test can write this file."""
+    acc: list[TestOutcome] = []
+    stack: list[tuple[Iterator[ET.Element], str]] = [(iter(root), "")]
+    while stack:
+        children, prefix = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+        elif child.tag == "testsuite":
+            if len(stack) > jsonsafe.MAX_DEPTH:
+                return []
+            stack.append((iter(child), f"{prefix}{child.get('name', '')} > "))
         elif child.tag == "testcase":
-            name = f"{prefix}{child.get('name', '')}"
-            failure = child.find("failure")
-            if child.find("skipped") is not None:
-                outcome, msg = "skipped", ""
-            elif failure is not None:
-                msg = failure.get("message", "") or ""
-                kind = failure.get("type", "")
-                lowered = kind.lower()
-                outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
-                           "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
-                           else "failed")
-            else:
-                outcome, msg = "passed", ""
-            first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
-            acc.append(TestOutcome(f"{file}::{name}", outcome, first))
+            acc.append(_junit_case(child, prefix, file))
+    return acc
 
 
 def _read_junit(out: Path, file: str) -> list[TestOutcome]:
@@ -162,9 +180,7 @@ def _read_junit(out: Path, file: str) -> list[TestOutcome]:
         root = ET.parse(path).getroot()
     except ET.ParseError:
         return []
-    acc: list[TestOutcome] = []
-    _walk_junit(root, "", file, acc)
-    return acc
+    return _walk_junit(root, file)
 
 
 def _requested(test: str, targets: list[str]) -> bool:
