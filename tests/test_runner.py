@@ -52,7 +52,7 @@ def level(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         with pytest.raises(SandboxUnavailable, match="repository code is not run"):
             _run(tmp_path, "open('/tmp/ran', 'w')\n", name)
         assert not (tmp_path / "ws" / "ran").exists()
-        pytest.xfail(f"{name} does not work on this host: asserted that nothing runs at it")
+        pytest.xfail(f"{name} does not work on this host ({probe(name).detail}): asserted that nothing runs at it")
     return name
 
 

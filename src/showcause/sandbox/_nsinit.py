@@ -24,6 +24,7 @@ import ctypes
 import fcntl
 import json
 import os
+import re
 import socket
 import struct
 import sys
@@ -79,11 +80,26 @@ def _mount_point(path: str, is_dir: bool) -> None:
             os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o644))
 
 
+def _unescape(field: str) -> str:
+    """A path of /proc/self/mountinfo (space, tab, newline and backslash are octal escapes there)."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def _mounts_below(target: str) -> list[str]:
+    """`target` and every mount point below it, outermost first."""
+    with open("/proc/self/mountinfo") as fh:
+        points = [_unescape(line.split()[4]) for line in fh]
+    return sorted({p for p in points if p == target or p.startswith(target + "/")}, key=len)
+
+
 def _bind(src: str, target: str, readonly: bool) -> None:
     _mount_point(target, os.path.isdir(src))
-    _mount(src, target, None, MS_BIND)
+    # Recursive: a user namespace refuses a plain bind of a tree holding mounts of its own (it would
+    # reveal what they cover). Each mount of the copy is then remounted, so none below stays writable.
+    _mount(src, target, None, MS_BIND | MS_REC)
     extra = MS_RDONLY if readonly else 0
-    _mount(None, target, None, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | extra | _locked_flags(target))
+    for point in _mounts_below(target):
+        _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | extra | _locked_flags(point))
 
 
 def _tmpfs(target: str, size: int, mode: str) -> None:

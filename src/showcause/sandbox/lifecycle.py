@@ -9,6 +9,7 @@ the CLI then removes every tracked directory and exits 128 + the signal number.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -79,14 +80,45 @@ def remove_tracked_dirs() -> None:
         remove_tree(Path(path))
 
 
+def _descendants() -> list[int]:
+    """Every process below this one (by parent links in /proc), before any of them dies and is re-parented."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                ppid = int(fh.read().rsplit(b")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def adopt_orphans() -> None:
+    """Become the parent of orphans of our children (at `none` there is no PID namespace to hold them), so a
+    signal finds a detached process of the code under test among this process's descendants."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)   # PR_SET_CHILD_SUBREAPER
+
+
 def kill_all(signum: int) -> None:
-    """Mark the process as stopping and kill every tracked sandboxed process."""
+    """Mark the process as stopping and kill every tracked sandboxed process and every descendant."""
     global _signal
     with _lock:
         _signal = _signal or signum
         live = list(_procs.values())
+    below = _descendants()
     for proc, groups in live:
         _kill(proc, groups)
+    for pid in below:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
 
 
 def _handle(signum: int, _frame: FrameType | None) -> None:

@@ -182,6 +182,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     cmd = wrap(level, inner, workspace, out_dir, policy.file_size_mb * 1024 * 1024, new_root)
     if level == "none":
         cmd = _no_caps() + cmd
+        lifecycle.adopt_orphans()
     # One slot per process while it exists (its cgroups included); the wait is not charged to its timeout.
     with _slots():
         lifecycle.check_stopping()

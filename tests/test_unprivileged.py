@@ -1,0 +1,96 @@
+"""The sandbox suites again as an unprivileged uid, as CI runners and laptops run showcause.
+
+Run as root, this test starts pytest on the attack corpus, the runner, the signal and the fail-closed tests
+as uid/gid 65534 (`setpriv`) with no capabilities. That uid cannot traverse root's home, where the
+interpreter often lives (pyenv): so the run gets its own mount namespace in which each such directory is a
+tmpfs holding read-only binds of exactly what the run needs (nothing on the host changes). Every test of
+those files must pass there too; their own level detection decides which levels run.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SUITES = ["tests/test_attacks.py", "tests/test_runner.py", "tests/test_signals.py", "tests/test_fail_closed.py"]
+UID = 65534
+
+
+def _closed_ancestor(path: str) -> str | None:
+    """The top-most ancestor of `path` that `UID` may not traverse, if any."""
+    parts = Path(path).parts
+    for i in range(2, len(parts) + 1):
+        candidate = os.path.join(*parts[:i])
+        if not os.stat(candidate).st_mode & stat.S_IXOTH:
+            return candidate
+    return None
+
+
+def _script(needed: list[str], hold: Path) -> str:
+    """Shell run as root in a private mount namespace: open each closed ancestor with binds of `needed`."""
+    lines = ["set -e"]
+    closed = sorted({a for a in map(_closed_ancestor, needed) if a})
+    for n, top in enumerate(closed):
+        inside = sorted({p for p in needed if p.startswith(top + "/")})
+        for m, path in enumerate(inside):
+            lines += [f"mkdir -p {hold}/{n}-{m}", f"mount --bind '{path}' {hold}/{n}-{m}"]
+        lines.append(f"mount -t tmpfs -o mode=755 tmpfs '{top}'")
+        for m, path in enumerate(inside):
+            lines += [f"mkdir -p '{path}'", f"mount --move {hold}/{n}-{m} '{path}'"]
+    lines.append('exec "$@"')
+    return "\n".join(lines)
+
+
+@pytest.mark.timeout(1500)
+def test_sandbox_suites_pass_as_an_unprivileged_uid():
+    if os.geteuid() != 0:
+        # Already unprivileged: the suites above ran as this uid in this very session.
+        pytest.skip("running as an unprivileged uid already: the sandbox suites of this session ran as it")
+    for tool in ("unshare", "setpriv", "mount"):
+        assert shutil.which(tool), f"{tool} (util-linux) is needed to drop to an unprivileged uid"
+    # Not under pytest's own temp root: that is private to root (0700).
+    work = Path(tempfile.mkdtemp(prefix="showcause-unprivileged-", dir="/tmp"))
+    try:
+        _run_as_nobody(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run_as_nobody(work: Path) -> None:
+    home, tmp, hold = work / "home", work / "tmp", work / "hold"
+    for d in (home, tmp, hold):
+        d.mkdir(parents=True)
+    os.chmod(work, 0o755)
+    for d in (home, tmp):
+        os.chown(d, UID, UID)
+    report = tmp / "junit.xml"
+    needed = sorted({sys.base_prefix, sys.prefix, os.path.realpath(sys.executable), str(ROOT)})
+    # Nested binds on purpose (the interpreter's bin/ inside its prefix): the sandbox must cope with a
+    # toolchain that holds mount points of its own.
+    needed = sorted({p if os.path.isdir(p) else os.path.dirname(p) for p in needed})
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(tmp),
+           "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
+    argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", _script(needed, hold), "sh",
+            "setpriv", f"--reuid={UID}", f"--regid={UID}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all", "--",
+            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+            f"--basetemp={tmp / 'pytest'}", *SUITES]
+    proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1400)
+    tail = (proc.stdout + proc.stderr)[-6000:]
+    assert report.is_file(), tail
+    suite = ET.parse(report).getroot()
+    suite = suite if suite.tag == "testsuite" else suite[0]
+    counts = {k: int(suite.get(k, "0")) for k in ("tests", "failures", "errors", "skipped")}
+    assert proc.returncode == 0 and counts["failures"] == counts["errors"] == 0, tail
+    assert counts["tests"] >= 150, counts
+    ran_as = [tc.get("name", "") for tc in suite.iter("testcase")]
+    assert any(n.startswith("test_attack[bwrap/") or n.startswith("test_attack[unshare/") for n in ran_as)
