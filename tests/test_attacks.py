@@ -688,7 +688,10 @@ def test_corpus_is_complete() -> None:
 def _run_attack(folder: Path, level: str, bait: Bait, tmp: Path) -> list[str]:
     """Materialize one attack at one isolation level, run its steps, and return every violated expectation."""
     server = _CanaryServer(bait.canary)
-    unix = _UnixCanaryServer(bait.canary, str(tmp / "canary.sock"))
+    # A socket path must fit in 108 bytes: not under pytest's (possibly deep) temp dir.
+    sock_dir = Path(tempfile.mkdtemp(prefix="sc-sock-", dir="/tmp"))
+    os.chmod(sock_dir, 0o755)
+    unix = _UnixCanaryServer(bait.canary, str(sock_dir / "canary.sock"))
     try:
         attack = _materialize(folder, bait, tmp, server, unix, level)
         assert attack.user_tree is not None
@@ -707,6 +710,7 @@ def _run_attack(folder: Path, level: str, bait: Bait, tmp: Path) -> list[str]:
     finally:
         server.close()
         unix.close()
+        shutil.rmtree(sock_dir, ignore_errors=True)
 
 
 def _skip_reason(spec: dict[str, Any], level: str) -> str | None:

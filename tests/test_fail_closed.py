@@ -69,7 +69,7 @@ def test_the_message_names_the_cause_and_the_fix(tmp_path: Path):
     assert "unshare: unshare failed: Operation not permitted" in docker["message"]
     if os.geteuid() == 0:      # as root, refused namespaces mean a container
         assert "a container" in docker["message"] and "--security-opt seccomp=unconfined" in docker["message"]
-    else:                      # unprivileged: namespaces refused to this user (tests/test_unprivileged.py)
+    else:                      # unprivileged: namespaces refused to this user (tests/test_host_variants.py)
         assert "user namespaces are refused to this user, and it is not root" in docker["message"]
         assert "run showcause as root" in docker["message"]
     assert "--isolation none" in docker["message"]
@@ -173,3 +173,29 @@ def test_sandbox_command_says_why(host: str):
                                                 "ubuntu-24.04": "setting up uid map: Permission denied"}[host]
     chosen = _run("sandbox", "--isolation", "none", host=host)
     assert chosen.returncode == 0 and "WARNING: repository code will run with no isolation" in chosen.stdout
+
+
+def test_the_base_cache_serves_only_the_level_and_policy_that_stored_it(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch):
+    from showcause.sandbox.levels import SAFE_LEVELS, probe
+    from showcause.sandbox.policy import load_policy
+    from showcause.tools.basecache import cache_get, cache_put
+
+    monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(tmp_path / "cache"))
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "a.py").write_text("x = 1\n")
+    working = [lv for lv in SAFE_LEVELS if probe(lv).ok]
+    for level in working:
+        cache_put(tree, "run_tests", "t", load_policy({"isolation": level}), {"stored": level})
+    for level in working:
+        assert cache_get(tree, "run_tests", "t", load_policy({"isolation": level})) == {"stored": level}
+        # Another policy in force (here a different per-test timeout) is another key.
+        assert cache_get(tree, "run_tests", "t", load_policy({"isolation": level, "test_timeout_s": 7})) is None
+    # At `none` the code under test could reach the cache: nothing is stored or served there.
+    none = load_policy({"isolation": "none"})
+    cache_put(tree, "run_tests", "u", none, {"stored": "none"})
+    assert cache_get(tree, "run_tests", "u", none) is None
+    assert cache_get(tree, "run_tests", "t", none) is None
+    stored = sorted((tmp_path / "cache" / "base").glob("*.json")) if working else []
+    assert len(stored) == len(working)

@@ -1,10 +1,15 @@
-"""The sandbox suites again as an unprivileged uid, as CI runners and laptops run showcause.
+"""The sandbox suites again on the other hosts showcause meets: as an unprivileged uid, and as root where
+user namespaces are refused.
 
-Run as root, this test starts pytest on the attack corpus, the runner, the signal and the fail-closed tests
-as uid/gid 65534 (`setpriv`) with no capabilities. That uid cannot traverse root's home, where the
-interpreter often lives (pyenv): so the run gets its own mount namespace in which each such directory is a
-tmpfs holding read-only binds of exactly what the run needs (nothing on the host changes). Every test of
-those files must pass there too; their own level detection decides which levels run.
+1. As uid/gid 65534 (`setpriv`), no capabilities, as CI runners and laptops run showcause. That uid cannot
+   traverse root's home, where the interpreter often lives (pyenv): so the run gets its own mount namespace
+   in which each such directory is a tmpfs holding binds of exactly what the run needs (nothing on the host
+   changes).
+2. As root on a host that refuses user namespaces even to root (`tests/degraded/root-without-userns/`: real
+   `bwrap` and `unshare` executables that fail there as the real ones do): the `unshare` level then builds
+   its root without a user namespace of its own.
+Every test of the attack corpus, the runner, the signal and the fail-closed files must pass there too; their
+own level detection decides which levels run.
 """
 
 from __future__ import annotations
@@ -72,17 +77,22 @@ def _run_as_nobody(work: Path) -> None:
     os.chmod(work, 0o755)
     for d in (home, tmp):
         os.chown(d, UID, UID)
-    report = tmp / "junit.xml"
     needed = sorted({sys.base_prefix, sys.prefix, os.path.realpath(sys.executable), str(ROOT)})
     # Nested binds on purpose (the interpreter's bin/ inside its prefix): the sandbox must cope with a
     # toolchain that holds mount points of its own.
     needed = sorted({p if os.path.isdir(p) else os.path.dirname(p) for p in needed})
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(tmp),
            "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1"}
-    argv = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", _script(needed, hold), "sh",
-            "setpriv", f"--reuid={UID}", f"--regid={UID}", "--clear-groups", "--inh-caps=-all",
-            "--bounding-set=-all", "--",
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
+    prefix = ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", _script(needed, hold), "sh",
+              "setpriv", f"--reuid={UID}", f"--regid={UID}", "--clear-groups", "--inh-caps=-all",
+              "--bounding-set=-all", "--"]
+    _suites_pass(prefix, env, tmp)
+
+
+def _suites_pass(prefix: list[str], env: dict[str, str], tmp: Path) -> None:
+    """Run the sandbox suites behind `prefix`; every test passes and the whole corpus ran."""
+    report = tmp / "junit.xml"
+    argv = [*prefix, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
             f"--basetemp={tmp / 'pytest'}", *SUITES]
     proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1400)
     tail = (proc.stdout + proc.stderr)[-6000:]
@@ -96,3 +106,25 @@ def _run_as_nobody(work: Path) -> None:
            if tc.get("name", "").startswith(("test_attack[bwrap/", "test_attack[unshare/")) and not len(tc)}
     attacks = {p.name for p in (ROOT / "sandbox" / "attacks").iterdir() if p.is_dir() and p.name[:2].isdigit()}
     assert attacks <= ran, sorted(attacks - ran)
+
+
+@pytest.mark.timeout(1500)
+def test_sandbox_suites_pass_as_root_without_user_namespaces():
+    if os.geteuid() != 0:
+        pytest.skip("only root can make the sandbox without a user namespace; this uid runs the suites as itself")
+    work = Path(tempfile.mkdtemp(prefix="showcause-no-userns-", dir="/tmp"))
+    try:
+        _run_without_userns(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run_without_userns(tmp_path: Path) -> None:
+    degraded = Path(__file__).resolve().parent / "degraded" / "root-without-userns"
+    env = {**os.environ, "PATH": f"{degraded}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTEST_CURRENT_TEST", None)
+    probe = subprocess.run([sys.executable, "-c", "from showcause.sandbox.levels import probe; "
+                            "p = probe('unshare'); print(p.ok, p.userns)"], env=env, capture_output=True, text=True)
+    assert probe.stdout.split() == ["True", "False"], probe.stdout + probe.stderr   # the variant under test
+    (tmp_path / "tmp").mkdir()
+    _suites_pass([], {**env, "TMPDIR": str(tmp_path / "tmp")}, tmp_path / "tmp")
