@@ -19,7 +19,7 @@ from tree_sitter import Tree
 
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.codetext import code_text, file_class, name_pattern
-from showcause.evidence.scope import is_local_definition, parse_for_scope
+from showcause.evidence.scope import local_lines, parse_for_scope
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex
 from showcause.tools.rg import rg_files_with_words
@@ -63,7 +63,7 @@ class Retirement:
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_text: dict[str, str | None] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
-    _trees: dict[tuple[Path, str], tuple[bytes, Tree | None]] = field(default_factory=dict, repr=False)
+    _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
 
     def _text(self, root: Path, rel: str) -> str | None:
         path = root / rel
@@ -163,16 +163,19 @@ class Retirement:
 
     def _module_level(self, root: Path, hits: list[SymbolHit], name: str) -> bool:
         """Whether any definition is visible beyond one function (locals never retire a name)."""
+        lines: dict[str, set[int]] = {}
         for h in hits:
-            key = (root, h.file)
+            lines.setdefault(h.file, set()).add(h.line)
+        for file, wanted in lines.items():
+            key = (root, file)
             if key not in self._trees:
                 try:
-                    data = (root / h.file).read_bytes()
+                    data = (root / file).read_bytes()
                 except OSError:
                     continue
-                self._trees[key] = (data, parse_for_scope(h.file, data))
-            data, tree = self._trees[key]
-            if not is_local_definition(h.file, data, h.line, name, tree):
+                self._trees[key] = parse_for_scope(file, data)
+            tree = self._trees[key]
+            if tree is None or not wanted <= local_lines(tree, name, wanted):
                 return True
         return False
 
