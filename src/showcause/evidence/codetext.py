@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from functools import cache, lru_cache
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Node, Query
 
-from showcause.symbols.languages import get_language, get_parser, language_for
+from showcause.analysis import AnalysisBudget, parse_seconds
+from showcause.symbols.languages import ParseTimeout, captures, get_language, language_for, parse_within
 
 __all__ = ["code_text", "file_class", "is_prose", "name_pattern"]
 
@@ -77,7 +80,7 @@ def _blank_query(language: str) -> Query:
 def _blanked_nodes(language: str, root: Node) -> Iterator[Node]:
     """Comments; Python string statements (docstrings and bare strings used as comments); and the content
     pieces of prose string literals (their interpolations are code and stay)."""
-    caps = QueryCursor(_blank_query(language)).captures(root)
+    caps = captures(_blank_query(language), root)
     yield from caps.get("comment", [])
     for n in caps.get("statement", []):
         if n.named_child_count == 1:
@@ -141,13 +144,11 @@ def _blank_spans(data: bytes, spans: Iterator[tuple[int, int]]) -> bytes:
     return bytes(buf)
 
 
-@lru_cache(maxsize=4096)
-def _code_text_cached(digest: str, path_kind: str, data: bytes) -> str:
-    del digest  # part of the cache key only
+def _code_text(path_kind: str, data: bytes, seconds: float | None) -> str:
     lang, _, ext = path_kind.partition("|")
     if lang:
         buf = bytearray(data)
-        for n in _blanked_nodes(lang, get_parser(lang).parse(data).root_node):
+        for n in _blanked_nodes(lang, parse_within(lang, data, seconds).root_node):
             _blank(buf, n.start_byte, n.end_byte)
         out = bytes(buf)
     elif ext in _CONFIG_SQL:
@@ -161,15 +162,62 @@ def _code_text_cached(digest: str, path_kind: str, data: bytes) -> str:
     return out.decode("utf-8", "replace")
 
 
-def code_text(path: str, data: bytes) -> str | None:
-    """The file's text with comments/docstrings blanked; None for prose and unknown kinds."""
+class _TextCache:
+    """Code text by (content digest, kind), least recently used first out, bounded by the characters held
+    (entries are whole files, up to max_analysis_bytes each). Base and head share most of their files."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.max_chars = max_chars
+        self._items: OrderedDict[tuple[str, str], str | ParseTimeout] = OrderedDict()
+        self._chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str]) -> str | ParseTimeout | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, str], value: str | ParseTimeout) -> None:
+        size = len(value) if isinstance(value, str) else 0
+        with self._lock:
+            if key in self._items or size > self.max_chars:
+                return
+            self._items[key] = value
+            self._chars += size
+            while self._chars > self.max_chars:
+                _, old = self._items.popitem(last=False)
+                self._chars -= len(old) if isinstance(old, str) else 0
+
+
+_texts = _TextCache(64_000_000)
+
+
+def code_text(path: str, data: bytes, budget: AnalysisBudget | None = None) -> str | None:
+    """The file's text with comments/docstrings blanked; None for prose and unknown kinds, and for code
+    whose parse gave up (then recorded in `budget`: see showcause.analysis)."""
     kind = file_class(path)
     if kind not in ("code", "config") or b"\x00" in data[:8192]:
         return None
     name = path.rsplit("/", 1)[-1].lower()
     ext = name[name.rfind("."):] if "." in name else name
-    key = f"{language_for(path) or ''}|{ext}"
-    return _code_text_cached(hashlib.blake2b(data, digest_size=16).hexdigest(), key, data)
+    key = (hashlib.blake2b(data, digest_size=16).hexdigest(), f"{language_for(path) or ''}|{ext}")
+    found = _texts.get(key)
+    if found is None:
+        seconds = budget.parse_limit(len(data)) if budget is not None else None
+        try:
+            found = _code_text(key[1], data, seconds)
+        except ParseTimeout as exc:
+            found = exc
+        # A parse cut short by the end of a budget says nothing about the next review's.
+        if isinstance(found, str) or seconds is None or seconds >= parse_seconds(len(data)):
+            _texts.put(key, found)
+    if isinstance(found, ParseTimeout):
+        if budget is not None:
+            budget.gave_up(path)
+        return None
+    return found
 
 
 @lru_cache(maxsize=8192)

@@ -84,7 +84,7 @@ class Ledger:
         """The names this change retired (computed once per review, shared by every call)."""
         found = self.ctx.cache.get("retirement")
         if not isinstance(found, Retirement):
-            found = Retirement(self.ctx.snapshot, timeout=self.ctx.policy.search_timeout_s)
+            found = Retirement(self.ctx.snapshot, timeout=self.ctx.policy.search_timeout_s, budget=self.ctx.analysis)
             self.ctx.cache["retirement"] = found
         return found
 

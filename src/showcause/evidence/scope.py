@@ -10,7 +10,8 @@ from collections.abc import Iterable
 
 from tree_sitter import Node, Tree
 
-from showcause.symbols.languages import get_parser, language_for
+from showcause.analysis import AnalysisBudget
+from showcause.symbols.languages import ParseTimeout, language_for, parse_within
 
 __all__ = ["is_local_definition", "local_lines", "parse_for_scope"]
 
@@ -20,10 +21,18 @@ _NAMES = {"identifier", "property_identifier", "shorthand_property_identifier_pa
           "private_property_identifier"}
 
 
-def parse_for_scope(path: str, data: bytes) -> Tree | None:
-    """The tree `local_lines` reads; a caller asking about several lines of a file parses it once."""
+def parse_for_scope(path: str, data: bytes, budget: AnalysisBudget | None = None) -> Tree | None:
+    """The tree `local_lines` reads; a caller asking about several lines of a file parses it once.
+    None for a file that is not code, or whose parse gave up (recorded in `budget`)."""
     lang = language_for(path)
-    return None if lang is None else get_parser(lang).parse(data)
+    if lang is None:
+        return None
+    try:
+        return parse_within(lang, data, budget.parse_limit(len(data)) if budget is not None else None)
+    except ParseTimeout:
+        if budget is not None:
+            budget.gave_up(path)
+        return None
 
 
 def local_lines(tree: Tree, name: str, lines: Iterable[int]) -> set[int]:
