@@ -152,3 +152,12 @@ def test_an_index_left_incomplete_runs_every_test_and_is_retried_under_a_new_bud
     assert index.files == [] and set(index.unindexed) == {"a.py", "b.py"}
     again = SymbolIndex.for_tree(root, changed=[], budget=AnalysisBudget())
     assert again is index and index.files == ["a.py", "b.py"] and index.unindexed == {}
+
+
+def test_a_reference_lookup_names_the_files_a_load_left_out_that_hold_the_name(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "t", {"a.py": "def f():\n    pass\n", "b.py": "import a\n\na.f()\n" + "#" * 50})
+    budget = AnalysisBudget(max_bytes=30)
+    index = SymbolIndex(root, budget=budget)
+    assert index.files == ["a.py"] and index.unindexed == {"b.py": budget.size_reason}
+    assert [h.file for h in index.lookup("f", "any", budget)] == ["a.py"]
+    assert budget.skipped == [("b.py", budget.size_reason)]

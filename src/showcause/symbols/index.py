@@ -173,9 +173,8 @@ class SymbolIndex:
         yet and ``sibling`` has one, ``root``'s is derived from it (:meth:`derive`): only the changed
         paths of ``root`` are read.  Paths that cannot be trusted (see ``walk.check_paths``) make it build
         by a walk instead.  Given ``changed``, a cached index is also trusted without a walk as long as
-        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change, unless it
-        left files out under another ``budget`` than this one (see the module docstring).
-        """
+        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change (a load
+        that left files out under another ``budget`` is refreshed)."""
         key = Path(root).resolve()
         frozen = _identity(key) if changed is not None else None
         index = _cached_index(key)
@@ -343,8 +342,7 @@ class SymbolIndex:
         return rows
 
     def _name_rows(self, name: str, budget: AnalysisBudget | None) -> list[_Row]:
-        """Definitions and references of ``name``, from the files whose current content holds its bytes
-        (kept for the next lookup unless some were left out)."""
+        """Definitions and references of ``name``, from the files whose current content holds its bytes."""
         rows = self._names.get(name)
         if rows is not None:
             self._names.move_to_end(name)
@@ -363,11 +361,13 @@ class SymbolIndex:
                     complete = False
                     continue
                 rows.extend((rel, line, kind, detail) for line, kind, detail in symbols.hits(name))
-        if not complete:
-            return rows
-        self._names[name] = rows
-        while len(self._names) > _NAME_CACHE_SIZE:
-            self._names.popitem(last=False)
+        if budget is not None and needle and self._unindexed:  # files a load left out may hold references
+            for rel in files_holding(self._base, sorted(self._unindexed), needle):
+                budget.skip(rel, self._unindexed[rel])
+        if complete:  # kept for the next lookup only when no file was left out
+            self._names[name] = rows
+            while len(self._names) > _NAME_CACHE_SIZE:
+                self._names.popitem(last=False)
         return rows
 
     def definitions(self, file: str) -> list[SymbolHit]:
