@@ -58,6 +58,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_search.py
 	$(BIN)/python benchmarks/bench_symbols.py
 	$(BIN)/python benchmarks/bench_run_test.py
+	$(BIN)/python benchmarks/bench_analysis.py
 
 clean:
 	rm -rf $(VENV) toolchain/node_modules

@@ -223,3 +223,19 @@ def test_work_is_capped_deterministically(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.setattr(arity, "MAX_CALL_SITES", 2)
     got = found(tmp_path, base, {"src/pkg/geo.py": "def area(w, h, d):\n    return w * h * d\n"})
     assert [(f, line) for f, line, _ in got] == [("src/pkg/use.py", 3), ("src/pkg/use.py", 4)]
+
+
+def test_jsdoc_braces_never_closed_hide_nothing_after_them() -> None:
+    from showcause.evidence.signatures import definitions
+    from showcause.symbols.languages import get_parser
+
+    # The first tag's `{{{` never closes: it marks nothing; the second tag's `{T}` is skipped as its type.
+    source = b"/** @param {{{ [a] @param {T} [b] @param  [c] */\nfunction f(a, b, c, d) {}\n"
+    [shape] = [d.shape for d in definitions(get_parser("javascript").parse(source).root_node, "javascript").values()
+               if d is not None]
+    assert (shape.positional, shape.required) == (("a", "b", "c", "d"), 4)
+    hostile = b"/** " + b"@param {" * 3000 + b"} [z] */\nfunction g(y, z) {}\n"
+    [shape] = [d.shape for d in definitions(get_parser("javascript").parse(hostile).root_node, "javascript").values()
+               if d is not None]
+    # The one `}` closes the last tag's brace, which then marks [z]; the 2999 tags before it never close.
+    assert shape.required == 1

@@ -383,8 +383,11 @@ def _write_case(attack: Attack, base: Path) -> None:
     else:
         work = case_dir / "_head"
         shutil.copytree(base, work, symlinks=True)
-        shutil.copytree(folder / "head", work, symlinks=True, dirs_exist_ok=True)
+        if (folder / "head").is_dir():
+            shutil.copytree(folder / "head", work, symlinks=True, dirs_exist_ok=True)
         _substitute_tree(work, attack.subs)
+        # Big files the change adds, made here rather than committed (same format as setup.files).
+        _apply_setup(work, {"files": attack.spec.get("setup", {}).get("head_files", [])})
         proc = subprocess.run(["git", "diff", "--no-index", "--no-color", "--binary", "--", "base", "_head"],
                               cwd=case_dir, capture_output=True, text=True, env={**os.environ, **_GIT_ENV})
         assert proc.returncode == 1, f"{folder.name}: head/ does not change anything: {proc.stderr}"
@@ -472,8 +475,11 @@ class _Runner:
         return cwd, {**os.environ, "PATH": os.pathsep.join([*step["path_prepend"], os.environ.get("PATH", "")])}
 
     def _cli(self, step: dict[str, Any]) -> StepResult:
-        raw_args = step["raw_args"] if "raw_args" in step else json.dumps(step.get("args", {}))
-        argv = [str(CLI), "tools", "run", step["tool"], "--json", *self._input_argv(), "--args", raw_args]
+        if step["tool"] == "review":      # a whole review; `args`: extra command-line arguments
+            argv = [str(CLI), "review", *self._input_argv(), "--format", "json", *step.get("args", [])]
+        else:
+            raw_args = step["raw_args"] if "raw_args" in step else json.dumps(step.get("args", {}))
+            argv = [str(CLI), "tools", "run", step["tool"], "--json", *self._input_argv(), "--args", raw_args]
         limit = float(step.get("expect", {}).get("max_seconds", 60)) * 2 + 30
         cwd, env = self._cli_env(step)
         started = time.monotonic()
@@ -484,12 +490,15 @@ class _Runner:
             raise AssertionError(f"the CLI did not return within {limit:g} s") from exc
         seconds = time.monotonic() - started
         record = None
-        if proc.returncode == 0:
+        if proc.returncode == 0 or step["tool"] == "review":   # a review exits 1 on MODIFY, 3 on INCONCLUSIVE
             try:
                 record = json.loads(proc.stdout)
             except json.JSONDecodeError:
                 record = None
-        text = record["output"] + "\n" + proc.stderr if record else proc.stderr + proc.stdout
+        if step["tool"] == "review":      # what a review's caller is shown: its whole report
+            text = proc.stdout + "\n" + proc.stderr
+        else:
+            text = record["output"] + "\n" + proc.stderr if record else proc.stderr + proc.stdout
         return StepResult(record, text, proc.stdout + proc.stderr, proc.returncode, seconds)
 
     def _api(self, step: dict[str, Any]) -> StepResult:
@@ -544,7 +553,7 @@ def _check_step(n: int, step: dict[str, Any], res: StepResult, bait: Bait) -> li
             bad.append(f"{where}: output matches /{rx}/ at {res.text[max(0, m.start() - 200): m.end() + 200]!r}")
     if "max_seconds" in exp and res.seconds > exp["max_seconds"]:
         bad.append(f"{where}: took {res.seconds:.1f} s, more than {exp['max_seconds']} s")
-    shown = rec["output"] if rec else res.text
+    shown = rec.get("output", res.text) if rec else res.text
     if "max_output_chars" in exp and len(shown) > exp["max_output_chars"]:
         bad.append(f"{where}: output is {len(shown)} chars, more than {exp['max_output_chars']}")
     if "isolation" in exp:

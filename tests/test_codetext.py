@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
+import pytest
+
+from showcause.evidence import codetext
 from showcause.evidence.codetext import code_text
 
 PY = b'''"""Module doc naming old_name."""
@@ -60,3 +66,67 @@ def test_javascript_comments_and_prose_are_blanked_in_place() -> None:
 def test_prose_and_binary_files_have_no_code_text() -> None:
     assert code_text("README.md", b"old_name") is None
     assert code_text("pkg/m.py", b"\x00old_name") is None
+
+
+def test_unclosed_and_nested_comments_in_sql_and_markup() -> None:
+    # A comment never closed runs to the end of the file; an opener inside a comment opens nothing.
+    sql = b"SELECT a -- old_name\n/* x /* y\nold_name */ b; /* never closed\nold_name;\n"
+    assert code_text("db/m.sql", sql) == "SELECT a            \n         \n            b;                \n         \n"
+    # `/*/` does not close itself (the `*` belongs to the opener), nor `<!-->`.
+    assert code_text("db/m.sql", b"UPDATE t SET a = 1; /*/ old_name\n*/ old_name") == (
+        "UPDATE t SET a = 1;             \n   old_name")
+    html = b"<p>old_name</p><!-- a <!-- b --> c <!-- open\nold_name\n"
+    assert code_text("web/p.html", html) == "<p>old_name</p>                  c          \n        \n"
+    assert code_text("web/p.html", b"<!-->old_name-->x") == "                x"
+
+
+def test_json_strings_open_at_a_line_end_are_not_strings() -> None:
+    # The escaped quotes of a string left open at its line's end open no string of their own.
+    data = b'{"k": "a b", "q": "\\"\\"\\" old_name\n"y": "old_name", "s": "two words"}\n'
+    assert code_text("conf/c.json", data) == ('{"k":      , "q": "\\"\\"\\" old_name\n'
+                                              '"y": "old_name", "s":            }\n')
+
+
+class _CountingBytes(bytes):
+    """Bytes whose `find` adds up how far each call scanned."""
+
+    scanned = 0
+
+    def find(self, sub: Any, start: Any = 0, end: Any = None) -> int:
+        found = super().find(sub, start, end)
+        type(self).scanned += (found if found >= 0 else len(self)) - start
+        return found
+
+
+class _CountingPattern:
+    """A compiled pattern whose search and match add up how far each call got."""
+
+    def __init__(self, pattern: re.Pattern[bytes]) -> None:
+        self.pattern, self.scanned = pattern, 0
+
+    def search(self, data: bytes, pos: int) -> re.Match[bytes] | None:
+        m = self.pattern.search(data, pos)
+        self.scanned += (m.end() if m else len(data)) - pos
+        return m
+
+    def match(self, data: bytes, pos: int) -> re.Match[bytes] | None:
+        m = self.pattern.match(data, pos)
+        self.scanned += (m.end() if m else 0) - pos + 1
+        return m
+
+
+@pytest.mark.parametrize(("path", "opener", "attr"), [
+    ("db/dump.sql", b"/* ", "_SQL_OPENERS"), ("db/dump.sql", b"-- /* ", "_SQL_OPENERS"),
+    ("web/page.html", b"<!-- ", "_MARKUP_OPENERS"), ("web/page.html", b"<!-- -- ", "_MARKUP_OPENERS"),
+    ("conf/data.json", b'"\\', "_JSON_BODY"), ("conf/data.json", b'"\\"', "_JSON_BODY"),
+])
+def test_scanners_look_at_each_byte_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch, path: str, opener: bytes, attr: str) -> None:
+    """Hostile files (openers repeated, never closed) cost each scanner at most a few passes over the file:
+    counted, not timed. A scan from every opener to the end of the file would count len²/len(opener)."""
+    counting = _CountingPattern(getattr(codetext, attr))
+    monkeypatch.setattr(codetext, attr, counting)
+    _CountingBytes.scanned = 0
+    data = _CountingBytes(b"old_name\n" + opener * (200_000 // len(opener)) + b"\nold_name\n")
+    codetext.code_text(path, data)
+    assert counting.scanned > 0 and counting.scanned + _CountingBytes.scanned <= 3 * len(data)

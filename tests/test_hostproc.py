@@ -117,7 +117,7 @@ def test_the_symbol_worker_imports_nothing_of_a_hostile_working_directory(hostil
     source.write_bytes(b"def one():\n    return 1\n")
     worker = workers._Worker()
     try:
-        [result] = worker.run([(str(source), "python", digest_of(source.read_bytes()))])
+        [result] = worker.run([(str(source), "python", digest_of(source.read_bytes()))], None)
     finally:
         worker.close()
     assert isinstance(result, tuple) and "one" in result[0]

@@ -414,9 +414,9 @@ def test_content_cache_is_shared_across_trees(
     parsed: list[str] = []
     real = cache_module.parse_definitions
 
-    def counting(source: bytes, language: str, file: str = "") -> Any:
+    def counting(source: bytes, language: str, file: str = "", seconds: float | None = None) -> Any:
         parsed.append(file)
-        return real(source, language, file)
+        return real(source, language, file, seconds)
 
     monkeypatch.setattr(cache_module, "parse_definitions", counting)
     base = SymbolIndex.for_tree(tree)

@@ -280,9 +280,9 @@ def count_extractions(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     parsed: list[str] = []
     real = cache_module.parse_definitions
 
-    def counting(source: bytes, language: str, file: str = "") -> Any:
+    def counting(source: bytes, language: str, file: str = "", seconds: float | None = None) -> Any:
         parsed.append(file)
-        return real(source, language, file)
+        return real(source, language, file, seconds)
 
     monkeypatch.setattr(cache_module, "parse_definitions", counting)
     return parsed

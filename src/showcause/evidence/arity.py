@@ -20,7 +20,8 @@ Resolution is conservative, so that what is reported really calls that function:
 JavaScript never raises on arity, but a call passing fewer arguments than its last required parameter
 (which becomes undefined) or more than the function takes (silently ignored) is still reported.
 Work is bounded by MAX_CHANGED_FILES, MAX_FUNCTIONS (in file, line order), MAX_CALLER_FILES and
-MAX_CALL_SITES (calls naming a checked function).
+MAX_CALL_SITES (calls naming a checked function), and by the review's analysis budget (files whose parse
+gave up are skipped; once the budget ran out the probe stops, and the budget records what it skipped).
 """
 
 from __future__ import annotations
@@ -32,10 +33,11 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
+from showcause.analysis import AnalysisBudget
 from showcause.evidence.signatures import Definition, Shape, call_arguments, definitions, misfit, receiver_shape
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolIndex, language_for
-from showcause.symbols.languages import get_parser, read_source, resolve_python_import
+from showcause.symbols.languages import ParseTimeout, parse_within, read_source, resolve_python_import
 from showcause.symbols.workers import PARALLEL_MIN_FILES
 
 __all__ = ["MAX_CALLER_FILES", "MAX_CALL_SITES", "MAX_CHANGED_FILES", "MAX_FUNCTIONS", "ArityMismatch", "Shape",
@@ -46,6 +48,7 @@ MAX_FUNCTIONS = 50
 MAX_CALLER_FILES = 200
 MAX_CALL_SITES = 2000
 _CALL_TEXT = 120
+_MAX_CHAIN = 1000   # bytes of a call's receiver read as a module chain (`a.b.c`); a longer one is none
 _NOT_DEFINING = frozenset({"import", "export", "parameter"})
 _JS_EXTS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 _FUNCS = frozenset({"function_definition", "function_declaration", "function_expression", "generator_function",
@@ -190,11 +193,13 @@ def _js_resolves(caller: str, spec: str, target: str) -> bool:
 
 
 class _Probe:
-    def __init__(self, snapshot: Snapshot, worker_min_files: int) -> None:
+    def __init__(self, snapshot: Snapshot, budget: AnalysisBudget | None, worker_min_files: int) -> None:
         self.snapshot = snapshot
+        self.budget = budget
         other = {"base": "head", "head": "base"}
         self.index = {side: SymbolIndex.for_tree(snapshot.tree(side), sibling=snapshot.tree(other[side]),
-                                                 changed=snapshot.diff.files, worker_min_files=worker_min_files)
+                                                 changed=snapshot.diff.files, budget=budget,
+                                                 worker_min_files=worker_min_files)
                       for side in ("base", "head")}
         # Only indexed files are read: the index never follows a symlink out of the tree.
         self.indexed = {side: set(index.files) for side, index in self.index.items()}
@@ -207,9 +212,23 @@ class _Probe:
         if (side, rel) not in self.files:
             language = language_for(rel)
             data = read_source(str(self.snapshot.tree(side) / rel)) if rel in self.indexed[side] else None
-            self.files[side, rel] = None if data is None or language is None else _File(
-                rel, data, get_parser(language).parse(data), "python" if language == "python" else "javascript")
+            self.files[side, rel] = None if data is None or language is None else self._parse(rel, data, language)
         return self.files[side, rel]
+
+    def _out_of_time(self, what: str) -> bool:
+        return self.budget is not None and self.budget.out_of_time(what)
+
+    def _parse(self, rel: str, data: bytes, language: str) -> _File | None:
+        budget = self.budget
+        if self._out_of_time(rel):
+            return None
+        try:
+            tree = parse_within(language, data, budget.parse_limit(len(data)) if budget is not None else None)
+        except ParseTimeout:
+            if budget is not None:
+                budget.gave_up(rel)
+            return None
+        return _File(rel, data, tree, "python" if language == "python" else "javascript")
 
     def unique(self, side: str, rel: str, d: Definition) -> bool:
         """Whether `d` is the only definition of its name in that tree's code of its language family."""
@@ -224,6 +243,8 @@ class _Probe:
         rels = sorted(rel for rel, c in self.snapshot.diff.files.items() if c.status == "modified" and not c.binary
                       and language_for(rel) is not None)
         for rel in rels[:MAX_CHANGED_FILES]:
+            if self._out_of_time(f"the arity probe of {rel}"):
+                return out
             base, head = self.file("base", rel), self.file("head", rel)
             if base is None or head is None:
                 continue
@@ -262,6 +283,8 @@ class _Probe:
             else:
                 ok = bool(entries) and new.name not in scan.bound and all(
                     n == new.name and matches(m) for m, n in entries or ())
+        elif obj.end_byte - obj.start_byte > _MAX_CHAIN:   # reading it for each call site would be quadratic
+            return None
         else:
             chain = "".join(_text(obj).split())
             entries = scan.imported.get(chain) if _DOTTED.fullmatch(chain) else None
@@ -274,11 +297,14 @@ class _Probe:
 
     def check(self, rel: str, old: Definition, new: Definition) -> Iterator[ArityMismatch]:
         home = self.file("head", rel)
-        callers = {rel} if new.owner else {rel} | {h.file for h in self.index["head"].lookup(new.name, "reference")}
+        lookup = self.index["head"].lookup(new.name, "reference", self.budget) if not new.owner else []
+        callers = {rel} | {h.file for h in lookup}
         function = f"{new.owner}.{new.name}" if new.owner else new.name
         for caller in sorted(callers):
             if caller not in self.callers and len(self.callers) >= MAX_CALLER_FILES:
                 continue
+            if self._out_of_time(f"the arity probe of the calls in {caller}"):
+                return
             f = self.file("head", caller)
             if f is None or home is None or f.family != home.family:
                 continue
@@ -309,10 +335,11 @@ class _Probe:
                                         shapes[0], shapes[1], reason)
 
 
-def arity_changes(snapshot: Snapshot, *, worker_min_files: int = PARALLEL_MIN_FILES) -> list[ArityMismatch]:
+def arity_changes(snapshot: Snapshot, budget: AnalysisBudget | None = None, *,
+                  worker_min_files: int = PARALLEL_MIN_FILES) -> list[ArityMismatch]:
     """Calls on head, outside the change's added lines, that fit a changed function's base parameters but
     not its head ones; sorted by (file, line, function). See the module docstring for what is resolved.
     ``worker_min_files``: the policy's ``symbol_worker_min_files``, for the symbol indexes."""
-    probe = _Probe(snapshot, worker_min_files)
+    probe = _Probe(snapshot, budget, worker_min_files)
     found = [m for rel, old, new in probe.changed() for m in probe.check(rel, old, new)]
     return sorted(found, key=lambda m: (m.file, m.line, m.function, m.call))

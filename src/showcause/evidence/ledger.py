@@ -117,7 +117,7 @@ class Ledger:
         if not isinstance(found, Retirement):
             policy = self.ctx.policy
             found = Retirement(self.ctx.snapshot, timeout=policy.search_timeout_s,
-                               worker_min_files=policy.symbol_worker_min_files)
+                               worker_min_files=policy.symbol_worker_min_files, budget=self.ctx.analysis)
             self.ctx.cache["retirement"] = found
         return found
 

@@ -17,13 +17,14 @@ from pathlib import Path
 
 from tree_sitter import Tree
 
+from showcause.analysis import AnalysisBudget
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.evidence.codetext import code_text, file_class, name_pattern
-from showcause.evidence.scope import is_local_definition, parse_for_scope
+from showcause.evidence.scope import local_lines, parse_for_scope
 from showcause.snapshot import Snapshot
-from showcause.symbols import SymbolHit, SymbolIndex
+from showcause.symbols import SymbolHit, SymbolIndex, language_for
 from showcause.symbols.workers import PARALLEL_MIN_FILES
-from showcause.tools.rg import rg_files_with_words
+from showcause.tools.rg import rg_files_with_words, rg_words_in
 
 __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 
@@ -56,32 +57,50 @@ class RetiredName:
 
 
 @dataclass
+class _Counts:
+    total: Counter[str]                  # occurrences per name in code and config
+    in_code: Counter[str]                # in code only
+    left_out: list[str]                  # files holding some name that the caps or the budget left out
+
+
+@dataclass
 class Retirement:
-    """Lazy analysis of one snapshot; `uses(file, line)` is what the ledger asks for every shown line."""
+    """Lazy analysis of one snapshot; `uses(file, line)` is what the ledger asks for every shown line.
+
+    Bounded by `budget` (showcause.analysis): files it leaves out are recorded there, a name a left-out
+    head file may hold is never retired (its uses and definitions there are unknown), and once the budget
+    runs out no more names are decided."""
 
     snapshot: Snapshot
     timeout: float = 20.0
     worker_min_files: int = PARALLEL_MIN_FILES  # the policy's symbol_worker_min_files
+    budget: AnalysisBudget = field(default_factory=AnalysisBudget)
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
-    _head_text: dict[str, str | None] = field(default_factory=dict, repr=False)
+    _head_lines: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
-    _trees: dict[tuple[Path, str], tuple[bytes, Tree | None]] = field(default_factory=dict, repr=False)
+    _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
 
-    def _text(self, root: Path, rel: str) -> str | None:
+    def _text(self, root: Path, rel: str) -> tuple[str | None, bool]:
+        """(code text or None, whether a cap or the budget left the file out)."""
         path = root / rel
         try:
-            if path.is_symlink() or not path.is_file():
-                return None
-            return code_text(rel, path.read_bytes())
+            if path.is_symlink() or not path.is_file() or file_class(rel) not in ("code", "config"):
+                return None, False
+            if self.budget.too_big(rel, path.stat().st_size) or self.budget.out_of_time(rel):
+                return None, True
+            data = path.read_bytes()
         except OSError:
-            return None
+            return None, False
+        text = code_text(rel, data, self.budget)
+        # No text for a code file that is not binary: its parse gave up (and the budget says so).
+        return text, text is None and language_for(rel) is not None and b"\x00" not in data[:8192]
 
     def _candidates(self) -> dict[str, list[tuple[str, int]]]:
         found: dict[str, list[tuple[str, int]]] = {}
         for rel, change in self.snapshot.diff.files.items():
             if not change.removed or change.binary:
                 continue
-            text = self._text(self.snapshot.base, rel)
+            text, _ = self._text(self.snapshot.base, rel)
             if text is None:
                 continue
             lines = text.split("\n")
@@ -92,29 +111,34 @@ class Retirement:
                             found.setdefault(tok, []).append((rel, number))
         return found
 
-    def _counts(self, root: Path, names: list[str]) -> tuple[Counter[str], Counter[str]]:
-        """Occurrences per name in code+config, and in code only."""
-        total: Counter[str] = Counter()
-        in_code: Counter[str] = Counter()
+    def _counts(self, root: Path, names: list[str], index: SymbolIndex) -> _Counts:
+        counts = _Counts(Counter(), Counter(), [])
+        wanted = set(names)
+        unindexed = index.unindexed
         for rel in rg_files_with_words(root, names, timeout=self.timeout):
-            text = self._text(root, rel)
+            if rel in unindexed:   # its definitions are unknown
+                self.budget.skip(rel, unindexed[rel])
+                counts.left_out.append(rel)
+            text, left_out = self._text(root, rel)
             if text is None:
+                if left_out and rel not in unindexed:
+                    counts.left_out.append(rel)
                 continue
             # Whole-word occurrences of a name are the maximal word runs equal to it (what `name_pattern`
-            # matches): one pass over the text instead of one per name.
-            words = Counter(_WORD.findall(text))
+            # matches): one pass over the text, and over its distinct words, instead of one per name.
             is_code = file_class(rel) == "code"
-            for name in names:
-                n = words[name]
-                total[name] += n
-                if is_code:
-                    in_code[name] += n
-        return total, in_code
+            for word, n in Counter(_WORD.findall(text)).items():
+                if word in wanted:
+                    counts.total[word] += n
+                    if is_code:
+                        counts.in_code[word] += n
+        return counts
 
     @property
     def names(self) -> dict[str, RetiredName]:
         if self._names is None:
-            self._names = self._compute()
+            with self.budget.measure():
+                self._names = self._compute()
         return self._names
 
     def _migrated(self) -> set[str]:
@@ -137,45 +161,53 @@ class Retirement:
             candidates.setdefault(name, [])
         if not candidates:
             return {}
-        names = sorted(candidates)
-        base_total, _ = self._counts(self.snapshot.base, names)
-        head_total, head_code = self._counts(self.snapshot.head, names)
+        names, snap, budget = sorted(candidates), self.snapshot, self.budget
         # Whichever tree is indexed second is derived from the other: only the changed files are read.
-        snap = self.snapshot
         least = self.worker_min_files
-        base_index = SymbolIndex.for_tree(snap.base, sibling=snap.head, changed=snap.diff.files, worker_min_files=least)
-        head_index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files, worker_min_files=least)
+        base_index = SymbolIndex.for_tree(snap.base, sibling=snap.head, changed=snap.diff.files, budget=budget,
+                                          worker_min_files=least)
+        head_index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files, budget=budget,
+                                          worker_min_files=least)
+        base, head = self._counts(snap.base, names, base_index), self._counts(snap.head, names, head_index)
+        if budget.out_of_time(f"the retired-name check of {len(names)} candidate name(s)"):
+            return {}   # counts cut short could retire a name still in use
         out: dict[str, RetiredName] = {}
-        for name in names:
-            if self._module_level(self.snapshot.head, head_index.lookup(name, "definition"), name):
+        for i, name in enumerate(names):
+            if budget.out_of_time(f"the retired-name check of {len(names) - i} candidate name(s)"):
+                break
+            if self._module_level(snap.head, head_index.lookup(name, "definition"), name):
                 continue
             if name in migrated:
                 why = "a migration of the change renames or drops it"
-            elif head_total[name] >= base_total[name]:
+            elif head.total[name] >= base.total[name]:
                 continue
-            elif self._module_level(self.snapshot.base, base_index.lookup(name, "definition"), name):
+            elif self._module_level(snap.base, base_index.lookup(name, "definition"), name):
                 why = "its definition was removed"
             elif any(file_class(rel) == "config" for rel, _ in candidates[name]):
                 why = "a config line holding it was removed"
-            elif head_code[name] == 0:
+            elif head.in_code[name] == 0:
                 why = "no code on head reads it any more"
             else:
                 continue
-            out[name] = RetiredName(name, base_total[name], head_total[name], why)
-        return out
+            out[name] = RetiredName(name, base.total[name], head.total[name], why)
+        held = rg_words_in(snap.head, sorted(out), head.left_out, timeout=self.timeout) if out else set()
+        return {name: r for name, r in out.items() if name not in held}
 
     def _module_level(self, root: Path, hits: list[SymbolHit], name: str) -> bool:
         """Whether any definition is visible beyond one function (locals never retire a name)."""
+        lines: dict[str, set[int]] = {}
         for h in hits:
-            key = (root, h.file)
+            lines.setdefault(h.file, set()).add(h.line)
+        for file, wanted in lines.items():
+            key = (root, file)
             if key not in self._trees:
                 try:
-                    data = (root / h.file).read_bytes()
+                    data = (root / file).read_bytes()
                 except OSError:
                     continue
-                self._trees[key] = (data, parse_for_scope(h.file, data))
-            data, tree = self._trees[key]
-            if not is_local_definition(h.file, data, h.line, name, tree):
+                self._trees[key] = parse_for_scope(file, data, self.budget)
+            tree = self._trees[key]
+            if tree is None or not wanted <= local_lines(tree, name, wanted):
                 return True
         return False
 
@@ -194,13 +226,12 @@ class Retirement:
             return []
         if _HISTORY.intersection(file.split("/")[:-1]) and file not in self.snapshot.diff.files:
             return []
-        if file not in self._head_text:
-            self._head_text[file] = self._text(self.snapshot.head, file)
-        text = self._head_text[file]
-        if text is None:
-            return []
-        lines = text.split("\n")
-        if not 0 < line <= len(lines):
+        if file not in self._head_lines:
+            with self.budget.measure():
+                text, _ = self._text(self.snapshot.head, file)
+            self._head_lines[file] = text.split("\n") if text is not None else None
+        lines = self._head_lines[file]
+        if lines is None or not 0 < line <= len(lines):
             return []
         row = lines[line - 1]
         return [r for n, r in sorted(self.names.items()) if n in row and name_pattern(n).search(row)]

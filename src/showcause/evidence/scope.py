@@ -5,11 +5,15 @@ Renaming a local is invisible outside its function, so it never retires a name p
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterable
+
 from tree_sitter import Node, Tree
 
-from showcause.symbols.languages import get_parser, language_for
+from showcause.analysis import AnalysisBudget
+from showcause.symbols.languages import ParseTimeout, language_for, parse_within
 
-__all__ = ["is_local_definition", "parse_for_scope"]
+__all__ = ["is_local_definition", "local_lines", "parse_for_scope"]
 
 _FUNCTIONS = {"function_definition", "lambda", "function_declaration", "function_expression", "arrow_function",
               "method_definition", "generator_function_declaration", "generator_function", "function"}
@@ -17,32 +21,43 @@ _NAMES = {"identifier", "property_identifier", "shorthand_property_identifier_pa
           "private_property_identifier"}
 
 
-def _nodes_on_row(root: Node, row: int, name: bytes) -> list[Node]:
-    found, stack = [], [root]
-    while stack:
-        n = stack.pop()
-        if n.start_point.row > row or n.end_point.row < row:
-            continue
-        if n.type in _NAMES and n.text == name and n.start_point.row == row:
-            found.append(n)
-        stack.extend(n.children)
-    return found
-
-
-def _is_local(node: Node) -> bool:
-    child, parent = node, node.parent
-    while parent is not None:
-        # A function's own name belongs to the enclosing scope; anything else inside it is local.
-        if parent.type in _FUNCTIONS and parent.child_by_field_name("name") != child:
-            return True
-        child, parent = parent, parent.parent
-    return False
-
-
-def parse_for_scope(path: str, data: bytes) -> Tree | None:
-    """The tree `is_local_definition` reads; a caller asking about several lines of a file parses it once."""
+def parse_for_scope(path: str, data: bytes, budget: AnalysisBudget | None = None) -> Tree | None:
+    """The tree `local_lines` reads; a caller asking about several lines of a file parses it once.
+    None for a file that is not code, or whose parse gave up (recorded in `budget`)."""
     lang = language_for(path)
-    return None if lang is None else get_parser(lang).parse(data)
+    if lang is None:
+        return None
+    try:
+        return parse_within(lang, data, budget.parse_limit(len(data)) if budget is not None else None)
+    except ParseTimeout:
+        if budget is not None:
+            budget.gave_up(path)
+        return None
+
+
+def local_lines(tree: Tree, name: str, lines: Iterable[int]) -> set[int]:
+    """The lines (1-based) among `lines` where `name` occurs and every occurrence sits inside a function.
+
+    One walk down the tree for all the lines, visiting only the nodes that span one of them, and carrying
+    whether a function encloses each node (walking up from every name cost depth² on deeply nested code).
+    """
+    rows = sorted({line - 1 for line in lines})
+    needle = name.encode()
+    seen: dict[int, bool] = {}              # row -> all occurrences so far are local
+    stack: list[tuple[Node, bool]] = [(tree.root_node, False)]
+    while stack:
+        node, local = stack.pop()
+        first, last = node.start_point.row, node.end_point.row
+        at = bisect_left(rows, first)
+        if at == len(rows) or rows[at] > last:
+            continue
+        if node.type in _NAMES and rows[at] == first and node.text == needle:
+            seen[first] = seen.get(first, True) and local
+        # A function's own name belongs to the enclosing scope; anything else inside it is local.
+        own = node.child_by_field_name("name") if node.type in _FUNCTIONS else None
+        inside = node.type in _FUNCTIONS
+        stack.extend((child, local or (inside and child != own)) for child in node.children)
+    return {row + 1 for row, all_local in seen.items() if all_local}
 
 
 def is_local_definition(path: str, data: bytes, line: int, name: str, tree: Tree | None = None) -> bool:
@@ -50,7 +65,4 @@ def is_local_definition(path: str, data: bytes, line: int, name: str, tree: Tree
     `tree`: `parse_for_scope(path, data)`, when the caller has it."""
     if tree is None:
         tree = parse_for_scope(path, data)
-    if tree is None:
-        return False
-    nodes = _nodes_on_row(tree.root_node, line - 1, name.encode())
-    return bool(nodes) and all(_is_local(n) for n in nodes)
+    return tree is not None and line in local_lines(tree, name, [line])

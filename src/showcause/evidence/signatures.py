@@ -24,7 +24,9 @@ __all__ = ["Definition", "Key", "Shape", "call_arguments", "definitions", "misfi
 
 _KEEPS_SIGNATURE = frozenset({"staticmethod", "classmethod", "cache", "lru_cache", "functools.cache",
                               "functools.lru_cache", "override", "typing.override"})
-_JSDOC_OPTIONAL = re.compile(r"\[\s*([A-Za-z_$][\w$]*)")
+_JSDOC_PARAM = re.compile(r"@param\b\s*")
+_JSDOC_OPTIONAL = re.compile(r"\s*\[\s*([A-Za-z_$][\w$]*)")
+_BRACE = re.compile(r"[{}]")
 Key = tuple[str | None, str]   # (class of a method or None, name)
 
 
@@ -150,20 +152,32 @@ def _reads_arguments(body: Node) -> bool:
     return False
 
 
+def _closing_braces(text: str) -> dict[int, int]:
+    """Where each `{` of `text` is closed: one pass, however the braces nest (or fail to)."""
+    out: dict[int, int] = {}
+    opened: list[int] = []
+    for m in _BRACE.finditer(text):
+        if m.group() == "{":
+            opened.append(m.start())
+        elif opened:
+            out[opened.pop()] = m.start()
+    return out
+
+
 def _jsdoc_optional(lead: Node) -> set[str]:
-    """Parameters a JSDoc block right above the definition marks optional (`@param {T} [name]`)."""
+    """Parameters a JSDoc block right above the definition marks optional (`@param {T} [name]`).
+
+    Linear in the comment: a hostile block of `@param {` repeated once cost a scan to its end per tag."""
     prev = lead.prev_named_sibling
     if prev is None or prev.type != "comment" or prev.end_point.row + 1 < lead.start_point.row:
         return set()
     text, out = _text(prev), set()
-    for m in re.finditer(r"@param\b\s*", text):
-        i, depth = m.end(), 0
-        while text.startswith("{", m.end()) and i < len(text):   # skip a balanced {type} first
-            depth += {"{": 1, "}": -1}.get(text[i], 0)
-            i += 1
-            if not depth:
-                break
-        found = _JSDOC_OPTIONAL.match(text[i:].lstrip())
+    closing = _closing_braces(text)
+    for m in _JSDOC_PARAM.finditer(text):
+        at = m.end()
+        if text.startswith("{", at):   # skip a balanced {type} first; one never closed leaves nothing
+            at = closing.get(at, len(text) - 1) + 1
+        found = _JSDOC_OPTIONAL.match(text, at)
         if found:
             out.add(found.group(1))
     return out

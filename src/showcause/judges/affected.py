@@ -18,8 +18,11 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     if len(tests) <= SMALL_PROJECT:
         return tests, f"{len(tests)} test files: all run"
     snap = ctx.snapshot
-    index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files,
-                                 worker_min_files=ctx.policy.symbol_worker_min_files)
+    with ctx.analysis.measure():
+        index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files, budget=ctx.analysis,
+                                     worker_min_files=ctx.policy.symbol_worker_min_files)
+    if index.unindexed:   # an import through a file left out would go unseen
+        return tests, f"{len(index.unindexed)} file(s) could not be indexed: all tests run"
     reached = dependents(index, set(snap.diff.files))
     if reached is None:
         return tests, "the change touches files outside the import graph: all tests run"

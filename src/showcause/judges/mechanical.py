@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from showcause.analysis import AnalysisBudget
 from showcause.evidence.arity import ArityMismatch, arity_changes
 from showcause.evidence.artifacts import Artifact
 from showcause.evidence.ledger import Ledger, ToolCall
@@ -91,9 +92,11 @@ class Probes:
         return [*self.calls, *self.searches, *(call for call, _ in self.arity)]
 
 
-def _arity(snapshot: Snapshot, notes: list[str], worker_min_files: int) -> list[ArityMismatch]:
+def _arity(snapshot: Snapshot, notes: list[str], budget: AnalysisBudget, worker_min_files: int,
+           ) -> list[ArityMismatch]:
     try:
-        return arity_changes(snapshot, worker_min_files=worker_min_files)
+        with budget.measure():
+            return arity_changes(snapshot, budget, worker_min_files=worker_min_files)
     except Exception as exc:  # an advisory probe must never cost the review its blocking evidence
         notes.append(f"the arity probe failed ({type(exc).__name__}: {exc})")
         return []
@@ -139,7 +142,7 @@ def run_probes(ledger: Ledger) -> Probes:
     notes: list[str] = []
     with ThreadPoolExecutor(max_workers=1) as side:
         retiring = side.submit(ledger.retirement)
-        fitting = side.submit(_arity, ctx.snapshot, notes, ctx.policy.symbol_worker_min_files)
+        fitting = side.submit(_arity, ctx.snapshot, notes, ctx.analysis, ctx.policy.symbol_worker_min_files)
         calls = ledger.call_many(probes, workers=2)
         retirement = retiring.result()
         mismatches = fitting.result()

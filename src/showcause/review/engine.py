@@ -11,12 +11,12 @@ from showcause.errors import InputError, SandboxUnavailable, ShowcauseError
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import ReviewRequest, all_modes, get_mode
-from showcause.review.claims import most_severe
+from showcause.review.claims import Claim, most_severe
 from showcause.review.result import ReviewResult
 from showcause.sandbox.runner import available_isolation
 from showcause.tools.base import ToolContext
 
-__all__ = ["UNSANDBOXED_WARNING", "run_review"]
+__all__ = ["UNSANDBOXED_WARNING", "analysis_claim", "run_review"]
 
 UNSANDBOXED_WARNING = ("isolation none (chosen by name): the repository's tests and type checker ran with no "
                        "sandbox that hides the host — they could read your files and environment and use the "
@@ -28,6 +28,20 @@ def _failed(exc: ShowcauseError, ledger: Ledger, meta: dict[str, Any], started: 
     meta.update(exc.meta)
     return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}", tool_calls=ledger.calls,
                         meta=meta, error={"code": exc.code, "message": exc.message}, label=label)
+
+
+def analysis_claim(ctx: ToolContext) -> Claim | None:
+    """A WARNING naming what the host-side analysis left out (showcause.analysis), if anything: the probes
+    found nothing there, which is not the same as nothing being there. It never blocks."""
+    left_out = ctx.analysis.summary()
+    if left_out is None:
+        return None
+    text = ("Part of the trees was not analysed, so retired names, dangling references and callers there were "
+            f"not checked: {left_out}.")
+    return Claim(claim=text if len(text) <= 4000 else text[:3999] + "…", severity="medium",
+                 result="unable_to_verify", verdict="WARNING",
+                 fix="Check what is listed by hand; for a trusted repository, raise max_analysis_bytes or "
+                     "analysis_budget_s with --config.")
 
 
 def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewRequest | None = None) -> ReviewResult:
@@ -52,6 +66,10 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
     except ShowcauseError as exc:
         return _failed(exc, ledger, meta, started, ctx.snapshot.label)
     gated = apply_gate(answer.answer.claims, ledger.calls)
+    model_verdict = most_severe([g.claim.verdict for g in gated])
+    left_out = analysis_claim(ctx)
+    if left_out is not None:
+        gated += apply_gate([left_out], ledger.calls)
     levels = Counter(c.isolation for c in ledger.calls if c.isolation)
     if levels:
         meta["isolation"] = max(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))   # the weakest
@@ -59,6 +77,6 @@ def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewReques
                  "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts, **answer.meta})
     return ReviewResult(
         verdict=most_severe([g.verdict for g in gated]),
-        model_verdict=most_severe([g.claim.verdict for g in gated]),
+        model_verdict=model_verdict,
         summary=answer.answer.summary, claims=gated, tool_calls=ledger.calls, meta=meta,
         label=ctx.snapshot.label)

@@ -31,6 +31,9 @@ class Policy:
     max_symbol_hits: int = 60
     search_timeout_s: float = 10.0
     max_pattern_chars: int = 1000
+    # Analysis in showcause's own process (showcause/analysis.py): a file cap, and a time budget per review.
+    max_analysis_bytes: int = 4_000_000
+    analysis_budget_s: float = 30.0
     timeout_s: float = 60.0
     kill_grace_s: float = 2.0
     cpu_s: int = 120

@@ -12,11 +12,14 @@ from collections import OrderedDict
 from hashlib import blake2b
 from typing import TypeVar
 
+from showcause.analysis import AnalysisBudget
+
 from .extract import FileDefinitions, FileSymbols, parse_definitions, parse_symbols
+from .languages import ParseTimeout
 
 __all__ = [
     "CONTENT_CACHE_SIZE", "cached_definitions", "clear_content_caches", "definitions_for_content", "digest_of",
-    "store_definitions", "symbols_for_content",
+    "store_definitions", "symbols_for_content", "symbols_within",
 ]  # fmt: skip
 
 CONTENT_CACHE_SIZE = 50_000
@@ -56,24 +59,43 @@ def store_definitions(language: str, digest: bytes, definitions: FileDefinitions
     _put(_definitions, (language, digest), definitions)
 
 
-def definitions_for_content(data: bytes, language: str, file: str = "", digest: bytes | None = None) -> FileDefinitions:
-    """The definitions and imports of ``data``, extracted only if the cache does not hold them."""
+def definitions_for_content(
+    data: bytes, language: str, file: str = "", digest: bytes | None = None, seconds: float | None = None
+) -> FileDefinitions:
+    """The definitions and imports of ``data``, extracted only if the cache does not hold them (``seconds``:
+    the parse's time limit, see ``parse_within``; a parse that gives up raises and caches nothing)."""
     key = (language, digest if digest is not None else digest_of(data))
     found = _get(_definitions, key)
     if found is None:
-        found = parse_definitions(data, language, file)
+        found = parse_definitions(data, language, file, seconds)
         _put(_definitions, key, found)
     return found
 
 
-def symbols_for_content(data: bytes, language: str, file: str = "", digest: bytes | None = None) -> FileSymbols:
+def symbols_for_content(
+    data: bytes, language: str, file: str = "", digest: bytes | None = None, seconds: float | None = None
+) -> FileSymbols:
     """The full symbols (references too) of ``data``, extracted only if the cache does not hold them."""
     key = (language, digest if digest is not None else digest_of(data))
     found = _get(_symbols, key)
     if found is None:
-        found = parse_symbols(data, language, file)
+        found = parse_symbols(data, language, file, seconds)
         _put(_symbols, key, found)
     return found
+
+
+def symbols_within(data: bytes, language: str, file: str, budget: AnalysisBudget | None) -> FileSymbols | None:
+    """``symbols_for_content`` under ``budget``: None, recorded in the budget, when it ran out or the parse gave
+    up (without a budget, only a parse that gave up)."""
+    if budget is not None and budget.out_of_time(file):
+        return None
+    try:
+        return symbols_for_content(data, language, file, digest_of(data),
+                                   budget.parse_limit(len(data)) if budget is not None else None)
+    except ParseTimeout:
+        if budget is not None:
+            budget.gave_up(file)
+        return None
 
 
 def clear_content_caches() -> None:

@@ -49,9 +49,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from sys import intern
 
-from tree_sitter import Node, QueryCursor, Tree
+from tree_sitter import Node, Tree
 
-from .languages import LANGUAGES, get_parser
+from .languages import LANGUAGES, captures, parse_within
 from .queries import get_query, python_scope_definitions
 
 __all__ = [
@@ -332,32 +332,34 @@ def _extract_definitions(
     return defs, _module_specifiers(caps.get("mod"), language)
 
 
-def _parse(source: bytes, language: str, file: str) -> Tree:
+def _parse(source: bytes, language: str, file: str, seconds: float | None) -> Tree:
     if language not in LANGUAGES:
         raise ValueError(f"unsupported language {language!r} for {file or '<source>'}")
-    return get_parser(language).parse(source)
+    return parse_within(language, source, seconds)
 
 
-def parse_definitions(source: bytes, language: str, file: str = "") -> FileDefinitions:
+def parse_definitions(source: bytes, language: str, file: str = "", seconds: float | None = None) -> FileDefinitions:
     """Parse ``source`` as ``language`` and extract its definitions and imports (no references).
 
     Pure, like :func:`parse_symbols`, whose ``definitions`` and ``imports`` it returns for the same input.
+    ``seconds``: the parse's time limit (ParseTimeout), by default the one for its size.
     """
-    tree = _parse(source, language, file)
-    caps = QueryCursor(get_query(language, "definitions")).captures(tree.root_node)
+    tree = _parse(source, language, file, seconds)
+    caps = captures(get_query(language, "definitions"), tree.root_node)
     defs, imports = _extract_definitions(tree, caps, source, language, track=False)
     return FileDefinitions(language, _pack(defs.definitions), imports, tree.root_node.has_error)
 
 
-def parse_symbols(source: bytes, language: str, file: str = "") -> FileSymbols:
+def parse_symbols(source: bytes, language: str, file: str = "", seconds: float | None = None) -> FileSymbols:
     """Parse ``source`` as ``language`` and extract its symbols.
 
     Pure: the result depends only on ``source`` and ``language``; ``file`` is used in error messages only,
     which is what lets the index share results between files (and trees) with identical content.
-    Files with syntax errors yield whatever the error-recovering parse tree contains.
+    Files with syntax errors yield whatever the error-recovering parse tree contains; ``seconds`` as for
+    :func:`parse_definitions`.
     """
-    tree = _parse(source, language, file)
-    caps = QueryCursor(get_query(language, "all")).captures(tree.root_node)  # one pass over the tree
+    tree = _parse(source, language, file, seconds)
+    caps = captures(get_query(language, "all"), tree.root_node)  # one pass over the tree
     defs, imports = _extract_definitions(tree, caps, source, language, track=True)
     return FileSymbols(
         language=language,

@@ -12,6 +12,8 @@
   :meth:`SymbolIndex.refresh` (or ``for_tree``) after the tree changed.
 * Sharing: ``SymbolIndex.for_tree`` keeps the most recently used indexes per resolved root, and derives
   the index of one tree of a review from the other's when told where the two differ.
+* Bounds: every parse has a time limit (``parse_within``); a caller's ``AnalysisBudget`` caps sizes and
+  stops loads once it ran out.  What was left out is in ``unindexed``; another budget tries it again.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches, digest_of, symbols_for_content
+from showcause.analysis import AnalysisBudget
+
+from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches, digest_of, symbols_within
 from .extract import SymbolHit
 from .grep import files_holding
 from .languages import MAX_FILE_BYTES, SKIP_DIRS, language_for, read_source, resolve_python_import
@@ -97,9 +101,8 @@ def _identity(root: Path) -> tuple[int, int, int] | None:
 class SymbolIndex:
     """Definitions, references and imports of every supported source file under ``root``."""
 
-    def __init__(
-        self, root: Path, *, workers: int | None = None, worker_min_files: int = PARALLEL_MIN_FILES
-    ) -> None:
+    def __init__(self, root: Path, *, workers: int | None = None, worker_min_files: int = PARALLEL_MIN_FILES,
+                 budget: AnalysisBudget | None = None) -> None:
         """Index ``root`` (resolved) right away; prefer :meth:`for_tree`, which shares indexes.
 
         ``workers``: processes that extract, this one included.  None (automatic): up to as many as there
@@ -107,9 +110,10 @@ class SymbolIndex:
         files of a load were extracted here and only on cores that were idle meanwhile (see
         :class:`~showcause.symbols.workers.Extractor`; ``worker_min_files`` 0: at least one worker, at
         once, on any host); 1: this process only; n > 1: n, starting at once.
+        ``budget``: see the module docstring.
         """
         self._setup(root, workers, worker_min_files)
-        self.refresh()
+        self.refresh(budget=budget)
 
     def _setup(self, root: Path, workers: int | None, worker_min_files: int = PARALLEL_MIN_FILES) -> None:
         self._root = Path(root).resolve()
@@ -125,6 +129,8 @@ class SymbolIndex:
         self._lines: OrderedDict[tuple[str, bytes], list[bytes]] = OrderedDict()
         self._names: OrderedDict[str, list[_Row]] = OrderedDict()
         self._frozen: tuple[int, int, int] | None = None  # root's identity when a caller vouched for it
+        self._unindexed: dict[str, str] = {}  # files a load left out, and why
+        self._unindexed_by: AnalysisBudget | None = None  # the budget they were left out under
 
     @classmethod
     def derive(
@@ -135,6 +141,7 @@ class SymbolIndex:
         *,
         workers: int | None = None,
         worker_min_files: int = PARALLEL_MIN_FILES,
+        budget: AnalysisBudget | None = None,
     ) -> SymbolIndex:
         """The index of ``root``, a tree equal to ``base``'s tree (as ``base`` last saw it) except at the
         ``changed`` paths (relative POSIX: added, modified or deleted files, or directories), built without
@@ -150,7 +157,8 @@ class SymbolIndex:
         with base._lock:
             index._entries = dict(base._entries)
             index._sorted = base._sorted
-        index._refresh_paths(rels)
+            index._unindexed, index._unindexed_by = dict(base._unindexed), base._unindexed_by
+        index._refresh_paths(rels, budget)
         return index
 
     @classmethod
@@ -161,6 +169,7 @@ class SymbolIndex:
         sibling: Path | None = None,
         changed: Iterable[str] | None = None,
         worker_min_files: int = PARALLEL_MIN_FILES,
+        budget: AnalysisBudget | None = None,
     ) -> SymbolIndex:
         """Return the process-wide index of ``root``, refreshed (by a walk); build it on first use.
 
@@ -172,23 +181,24 @@ class SymbolIndex:
         yet and ``sibling`` has one, ``root``'s is derived from it (:meth:`derive`): only the changed
         paths of ``root`` are read.  Paths that cannot be trusted (see ``walk.check_paths``) make it build
         by a walk instead.  Given ``changed``, a cached index is also trusted without a walk as long as
-        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change.
-        """
+        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change (a load
+        that left files out under another ``budget`` is refreshed)."""
         key = Path(root).resolve()
         frozen = _identity(key) if changed is not None else None
         index = _cached_index(key)
         if index is not None:
             index._worker_min_files = worker_min_files
-            if frozen is None or index._frozen != frozen:
-                index.refresh()
+            retry = bool(index._unindexed) and budget is not index._unindexed_by
+            if frozen is None or index._frozen != frozen or retry:
+                index.refresh(budget=budget)
                 index._frozen = frozen
             return index
         other = _cached_index(Path(sibling).resolve()) if sibling is not None and changed is not None else None
         rels = check_paths(changed) if other is not None and changed is not None else None
         if other is not None and rels is not None:
-            index = cls.derive(other, key, rels, worker_min_files=worker_min_files)
+            index = cls.derive(other, key, rels, worker_min_files=worker_min_files, budget=budget)
         else:
-            index = cls(key, worker_min_files=worker_min_files)
+            index = cls(key, worker_min_files=worker_min_files, budget=budget)
         index._frozen = frozen
         with _trees_lock:
             index = _trees.setdefault(key, index)
@@ -207,12 +217,18 @@ class SymbolIndex:
         with self._lock:
             return list(self._sorted_keys())
 
+    @property
+    def unindexed(self) -> dict[str, str]:
+        """Files of the tree the index left out (a parse that gave up, a size cap, a budget): path -> why."""
+        with self._lock:
+            return dict(self._unindexed)
+
     def _sorted_keys(self) -> list[str]:
         if self._sorted is None:
             self._sorted = sorted(self._entries)
         return self._sorted
 
-    def refresh(self, changed: Iterable[str] | None = None) -> int:
+    def refresh(self, changed: Iterable[str] | None = None, *, budget: AnalysisBudget | None = None) -> int:
         """Bring the index up to date with the tree; return how many files got new symbols.
 
         Without ``changed``, a stat walk of the whole tree finds what changed.  With ``changed`` (relative
@@ -223,28 +239,34 @@ class SymbolIndex:
         Counted: new files and files whose content digest changed (their symbols are extracted, or taken
         from the shared content cache when that content was already extracted elsewhere).  Unchanged
         files, touched-but-identical files and deleted files (which are dropped) are not counted.
+        ``budget``: see the module docstring.
         """
         if changed is None:
             with self._lock:
                 entries, pending, self._listings = scan_tree(self._base, self._entries, self._listings)
-                return self._commit(entries, pending)
+                self._unindexed = {}  # the walk finds them again: not in entries, so pending
+                return self._commit(entries, pending, budget)
         rels = check_paths(changed)
         if rels is None:
             raise ValueError("changed paths must be relative paths inside the tree")
-        return self._refresh_paths(rels)
+        return self._refresh_paths(rels, budget)
 
-    def _refresh_paths(self, rels: list[str]) -> int:
+    def _refresh_paths(self, rels: list[str], budget: AnalysisBudget | None) -> int:
         with self._lock:
             entries = dict(self._entries)
             listings = dict(self._listings)
             pending = scan_paths(self._base, rels, entries, self._sorted_keys(), listings)
             self._listings = listings
-            return self._commit(entries, pending)
+            self._unindexed = {k: v for k, v in self._unindexed.items()
+                               if not any(not r or k == r or k.startswith(r + "/") for r in rels)}
+            return self._commit(entries, pending, budget)
 
-    def _commit(self, entries: dict[str, Entry], pending: list[Pending]) -> int:
+    def _commit(self, entries: dict[str, Entry], pending: list[Pending], budget: AnalysisBudget | None) -> int:
         """Load ``pending`` into ``entries`` and make them the index."""
         with _gc_paused(len(pending) > _GC_PAUSE_FILES):
-            changed = self._load(entries, pending)
+            changed = self._load(entries, pending, budget)
+        if self._unindexed:
+            self._unindexed_by = budget
         same_files = entries.keys() == self._entries.keys()
         if not same_files:
             self._sorted = None
@@ -253,12 +275,17 @@ class SymbolIndex:
         self._entries = entries
         return changed
 
-    def _load(self, entries: dict[str, Entry], pending: list[Pending]) -> int:
+    def _load(self, entries: dict[str, Entry], pending: list[Pending], budget: AnalysisBudget | None) -> int:
         """Read and hash the pending files into ``entries``, extracting those whose content is new."""
         changed = 0
         workers, min_parallel, adaptive = extraction_plan(self._workers, self._worker_min_files)
-        extractor: Extractor[tuple[str, int, int, bool, bytes]] = Extractor(workers, min_parallel, adaptive=adaptive)
+        extractor: Extractor[tuple[str, int, int, bool, bytes]] = Extractor(
+            workers, min_parallel, adaptive=adaptive, budget=budget
+        )
         for rel, path, size, mtime_ns, old in pending:
+            if budget is not None and (budget.expired() or size > budget.max_bytes):
+                self._unindexed[rel] = budget.budget_reason if budget.expired() else budget.size_reason
+                continue
             data = read_source(path)
             if data is None:
                 continue
@@ -277,7 +304,9 @@ class SymbolIndex:
             else:
                 extractor.add((rel, size, mtime_ns, racy, digest), path, language, digest, data, rel)
         for (rel, size, mtime_ns, racy, read_digest), digest, found in extractor.results():
-            if found is not None:  # changed while being read: its stat may be stale, so re-check it next time
+            if isinstance(found, str):
+                self._unindexed[rel] = found
+            elif found is not None:  # changed while being read: its stat may be stale, so re-check it next time
                 entries[rel] = Entry(size, mtime_ns, digest, racy or digest != read_digest, found)
                 changed += 1
         return changed
@@ -297,15 +326,16 @@ class SymbolIndex:
             return lines[line - 1].decode("utf-8", "replace").strip()[:200]
         return ""
 
-    def lookup(self, name: str, kind: str = "any") -> list[SymbolHit]:
-        """Hits for ``name`` (``kind``: "definition", "reference" or "any"), sorted by (file, line, kind)."""
+    def lookup(self, name: str, kind: str = "any", budget: AnalysisBudget | None = None) -> list[SymbolHit]:
+        """Hits for ``name`` (``kind``: "definition", "reference" or "any"), sorted by (file, line, kind).
+        ``budget``: files holding the name whose references were left out (see ``symbols_within``) go there."""
         if kind not in _KINDS:
             raise ValueError(f"kind must be one of {_KINDS}, not {kind!r}")
         with self._lock:
             if kind == "definition":
                 rows = self._definition_rows(name)
             else:
-                rows = [row for row in self._name_rows(name) if kind == "any" or row[2] == kind]
+                rows = [row for row in self._name_rows(name, budget) if kind == "any" or row[2] == kind]
             entries = self._entries
             return [
                 SymbolHit(rel, line, hit_kind, detail, name, self._text(rel, entries[rel].digest, line))
@@ -321,7 +351,7 @@ class SymbolIndex:
                 rows.extend((rel, line, kind, detail) for line, kind, detail in symbols.hits(name))
         return rows
 
-    def _name_rows(self, name: str) -> list[_Row]:
+    def _name_rows(self, name: str, budget: AnalysisBudget | None) -> list[_Row]:
         """Definitions and references of ``name``, from the files whose current content holds its bytes."""
         rows = self._names.get(name)
         if rows is not None:
@@ -330,16 +360,24 @@ class SymbolIndex:
         rows = []
         needle = _needle(name)
         holders = files_holding(self._base, self._sorted_keys(), needle) if needle is not None else []
+        complete = True
         with _gc_paused(len(holders) > _GC_PAUSE_FILES):
             for rel in holders:
                 data = read_source(f"{self._base}/{rel}")
                 if data is None or needle is None or needle not in data:  # changed since it was searched
                     continue
-                symbols = symbols_for_content(data, self._entries[rel].symbols.language, rel, digest_of(data))
+                symbols = symbols_within(data, self._entries[rel].symbols.language, rel, budget)
+                if symbols is None:
+                    complete = False
+                    continue
                 rows.extend((rel, line, kind, detail) for line, kind, detail in symbols.hits(name))
-        self._names[name] = rows
-        while len(self._names) > _NAME_CACHE_SIZE:
-            self._names.popitem(last=False)
+        if budget is not None and needle and self._unindexed:  # files a load left out may hold references
+            for rel in files_holding(self._base, sorted(self._unindexed), needle):
+                budget.skip(rel, self._unindexed[rel])
+        if complete:  # kept for the next lookup only when no file was left out
+            self._names[name] = rows
+            while len(self._names) > _NAME_CACHE_SIZE:
+                self._names.popitem(last=False)
         return rows
 
     def definitions(self, file: str) -> list[SymbolHit]:

@@ -9,7 +9,9 @@ sends it chunks of files and waits for the answers (the GIL is released while it
 an interpreter start that imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per
 result, so none starts before :data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the
 load is done.  Workers read each file themselves and extract it only if its digest is still the one the
-parent saw; otherwise, and whenever a worker fails, the parent extracts the file itself.
+parent saw; otherwise, and whenever a worker fails, the parent extracts the file itself.  A parse that
+gives up (its time limit, or the caller's analysis budget, which each chunk carries to its worker) leaves
+the file out, with the reason.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from sys import intern
 from typing import Generic, TypeVar
 
+from showcause.analysis import PARSE_GAVE_UP, AnalysisBudget
 from showcause.host import usable_cpus
 from showcause.hostproc import HOST_CWD, host_env, isolated_python
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
-from .languages import read_source
-from .worker import Job, Result, read_frame, write_frame
+from .languages import ParseTimeout, read_source
+from .worker import GAVE_UP, Job, Result, read_frame, write_frame
 
 __all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers", "extraction_plan"]
 
@@ -40,6 +43,7 @@ _CHUNK = 48  # files per round trip: amortizes it without leaving one worker a l
 _log = logging.getLogger(__name__)
 _K = TypeVar("_K")
 _Item = tuple[_K, str, str, bytes, str]  # key, path, language, digest, name for messages
+Found = FileDefinitions | str | None  # str: why the parse gave up; None: the file could not be extracted
 
 
 def auto_workers() -> int:
@@ -93,9 +97,9 @@ class _Worker:
             env=host_env(),
         )
 
-    def run(self, jobs: list[Job]) -> list[Result]:
+    def run(self, jobs: list[Job], seconds: float | None) -> list[Result]:
         assert self._proc.stdin is not None and self._proc.stdout is not None
-        write_frame(self._proc.stdin, jobs)
+        write_frame(self._proc.stdin, (seconds, jobs))
         results = read_frame(self._proc.stdout)
         if not isinstance(results, list) or len(results) != len(jobs):
             raise EOFError("symbol extraction worker ended early")
@@ -126,13 +130,15 @@ class Extractor(Generic[_K]):
     workers is waited for, never taken back, so a worker surely runs.  The content cache gets every result.
     """
 
-    def __init__(self, workers: int, min_parallel: int = PARALLEL_MIN_FILES, *, adaptive: bool = False) -> None:
+    def __init__(self, workers: int, min_parallel: int = PARALLEL_MIN_FILES, *, adaptive: bool = False,
+                 budget: AnalysisBudget | None = None) -> None:
+        self._budget = budget
         self._extra = workers - 1
         self._min_parallel = min_parallel
         self._forced = min_parallel == 0
         self._since = _cpu_times() if adaptive and workers > 1 else None
         self._added = 0
-        self._done: list[tuple[_K, bytes, FileDefinitions | None]] = []
+        self._done: list[tuple[_K, bytes, Found]] = []
         self._chunk: list[_Item[_K]] = []
         self._tasks: list[tuple[list[_Item[_K]], Future[list[Result]]]] = []
         self._finished = 0  # tasks before this index are done (they finish about in order)
@@ -150,7 +156,7 @@ class Extractor(Generic[_K]):
             if len(self._chunk) >= _CHUNK:
                 self._submit()
             return
-        self._done.append((key, digest, _in_process(data, item)))
+        self._done.append((key, digest, _in_process(data, item, self._budget)))
 
     def _has_room(self) -> bool:
         if self._threads is None:
@@ -178,10 +184,11 @@ class Extractor(Generic[_K]):
             self._local.worker = worker
             with self._started_lock:
                 self._started.append(worker)
-        return worker.run(jobs)
+        return worker.run(jobs, self._budget.remaining() if self._budget is not None else None)
 
-    def results(self) -> Iterator[tuple[_K, bytes, FileDefinitions | None]]:
-        """Yield ``(key, digest, definitions)``, definitions None for a file that could not be extracted.
+    def results(self) -> Iterator[tuple[_K, bytes, Found]]:
+        """Yield ``(key, digest, definitions)``, definitions None for a file that could not be extracted, or
+        why its parse gave up.
         The digest differs from the one added when the file changed in the meantime: the definitions are
         those of the content with the digest yielded."""
         yield from self._done
@@ -202,7 +209,7 @@ class Extractor(Generic[_K]):
                         _log.warning("symbol extraction worker failed; extracting in-process", exc_info=True)
                         broken = True
                 for item, result in zip(chunk, results, strict=True):
-                    yield (item[0], *_accept(result, item))
+                    yield (item[0], *_accept(result, item, self._budget))
         finally:
             self._threads.shutdown(wait=True, cancel_futures=True)
             self._threads = None
@@ -212,17 +219,26 @@ class Extractor(Generic[_K]):
             self._started = []
 
 
-def _in_process(data: bytes, item: _Item[object]) -> FileDefinitions | None:
+def _in_process(data: bytes, item: _Item[object], budget: AnalysisBudget | None) -> Found:
     _key, path, language, digest, name = item
     try:
-        return definitions_for_content(data, language, name or path, digest)
+        seconds = budget.parse_limit(len(data)) if budget is not None else None
+        return definitions_for_content(data, language, name or path, digest, seconds)
+    except ParseTimeout:  # hostile input, or the budget ran out: left out, and said why
+        return _why_gave_up(budget)
     except Exception:  # one pathological file must not take the whole index down
         _log.warning("cannot extract symbols from %s", path, exc_info=True)
         return None
 
 
-def _accept(result: Result, item: _Item[object]) -> tuple[bytes, FileDefinitions | None]:
+def _why_gave_up(budget: AnalysisBudget | None) -> str:
+    return budget.budget_reason if budget is not None and budget.expired() else PARSE_GAVE_UP
+
+
+def _accept(result: Result, item: _Item[object], budget: AnalysisBudget | None) -> tuple[bytes, Found]:
     _key, path, language, digest, name = item
+    if isinstance(result, str) and result.startswith(GAVE_UP):
+        return digest, _why_gave_up(budget)
     if isinstance(result, str):
         _log.warning("cannot extract symbols from %s: %s", path, result)
         return digest, None
@@ -231,7 +247,7 @@ def _accept(result: Result, item: _Item[object]) -> tuple[bytes, FileDefinitions
         if data is None:
             return digest, None
         digest = digest_of(data)
-        return digest, _in_process(data, (_key, path, language, digest, name))
+        return digest, _in_process(data, (_key, path, language, digest, name), budget)
     definitions, imports, has_errors = result
     # Names are shared between files: interned here, as in-process extraction does, they are stored once.
     found = FileDefinitions(language, {intern(n): rows for n, rows in definitions.items()}, imports, has_errors)

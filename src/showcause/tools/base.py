@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
+from showcause.analysis import AnalysisBudget
 from showcause.evidence.artifacts import Artifact, Shown
 from showcause.sandbox.policy import Policy
 from showcause.snapshot import Snapshot
@@ -36,6 +37,14 @@ class ToolContext:
     @property
     def root(self) -> Path:
         return self.snapshot.tree(self.side)
+
+    @property
+    def analysis(self) -> AnalysisBudget:
+        """The host-side analysis budget of this review, shared by every view of it (see `cache`)."""
+        fresh = AnalysisBudget(self.policy.analysis_budget_s, self.policy.max_analysis_bytes)
+        found = self.cache.setdefault("analysis", fresh)
+        assert isinstance(found, AnalysisBudget)
+        return found
 
 
 @dataclass

@@ -43,9 +43,10 @@ class FindSymbolTool:
         from showcause.symbols import SymbolIndex  # tree-sitter loads only when a symbol is looked up
 
         other = ctx.snapshot.tree("base" if ctx.side == "head" else "head")
-        index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files,
-                                     worker_min_files=ctx.policy.symbol_worker_min_files)
-        hits = index.lookup(args.name, args.kind)
+        with ctx.analysis.measure():
+            index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files,
+                                         budget=ctx.analysis, worker_min_files=ctx.policy.symbol_worker_min_files)
+            hits = index.lookup(args.name, args.kind, ctx.analysis)
         cap = ctx.policy.max_symbol_hits
         n_def = sum(1 for h in hits if h.kind == "definition")
         lines = [f"find_symbol {args.name} ({args.kind}): {n_def} definition{'s' * (n_def != 1)}, "

@@ -22,7 +22,7 @@ from pathlib import Path
 from showcause.errors import ToolArgumentError
 from showcause.hostproc import host_env, which
 
-__all__ = ["RgMatch", "rg_binary", "rg_env", "rg_files", "rg_files_with_words", "rg_search"]
+__all__ = ["RgMatch", "rg_binary", "rg_env", "rg_files", "rg_files_with_words", "rg_search", "rg_words_in"]
 
 _COMMON = ["--no-config", "--no-ignore", "--hidden", "--no-follow", "--color=never"]
 # Appended after any caller glob: with ripgrep the later glob wins, so .git stays excluded.
@@ -166,3 +166,21 @@ def rg_files_with_words(root: Path, words: list[str], *, timeout: float) -> list
     args += ["--", "."]
     return sorted(raw.rstrip(b"\n").decode("utf-8", "replace").removeprefix("./")
                   for raw in _stream(args, root, timeout))
+
+
+_FILES_PER_CALL = 200
+
+
+def rg_words_in(root: Path, words: list[str], files: list[str], *, timeout: float) -> set[str]:
+    """Which of `words` occur as a whole word in any of `files` (paths relative to `root`)."""
+    found: set[str] = set()
+    if not words:
+        return found
+    args = ["--only-matching", "--no-filename", "--no-line-number", *_COMMON, "--fixed-strings", "--word-regexp",
+            _NO_GIT]
+    for w in words:
+        args += ["-e", w]
+    for i in range(0, len(files), _FILES_PER_CALL):   # the argument list stays short
+        for raw in _stream([*args, "--", *files[i:i + _FILES_PER_CALL]], root, timeout):
+            found.add(raw.rstrip(b"\n").decode("utf-8", "replace"))
+    return found
