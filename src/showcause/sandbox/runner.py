@@ -155,6 +155,38 @@ def _places(level: str, workspace: Path, out_dir: Path) -> tuple[str, str, str, 
     return str(workspace), str(out_dir), home, tmp
 
 
+def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy, memory_mb: int,
+                 address_mb: int | None, limit: float) -> tuple[int, bytes, bytes, bool, bool, float]:
+    """Run the wrapped command once a process slot is free:
+    (returncode, stdout, stderr, truncated, timed out, seconds it ran).
+
+    One slot per process while it exists (its cgroups included); the wait is not charged to its timeout.
+    """
+    with _slots():
+        lifecycle.check_stopping()
+        groups = make_groups(policy.max_processes, memory_mb)
+        # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
+        # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
+        # behind `fetch`, reserves about 12 GiB of address space it never uses).
+        has_memory_group = any(g.parent.name == "memory" for g in groups)
+        limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
+        cmd = join_argv(groups, _limit_argv(limit_mb, policy) + cmd)
+        started = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            with lifecycle.tracked_process(proc, groups):
+                stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
+        finally:
+            _kill_group(proc)
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+            rc = proc.wait()
+            reap(groups)
+    return rc, stdout, stderr, truncated, timed_out, time.monotonic() - started
+
+
 def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy: Policy, memory_mb: int,
                   timeout_s: float | None = None, env: dict[str, str] | None = None,
                   address_mb: int | None = None) -> ProcResult:
@@ -183,32 +215,11 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     if level == "none":
         cmd = _no_caps() + cmd
         lifecycle.adopt_orphans()
-    # One slot per process while it exists (its cgroups included); the wait is not charged to its timeout.
-    with _slots():
-        lifecycle.check_stopping()
-        groups = make_groups(policy.max_processes, memory_mb)
-        # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
-        # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
-        # behind `fetch`, reserves about 12 GiB of address space it never uses).
-        has_memory_group = any(g.parent.name == "memory" for g in groups)
-        limit_mb = max(memory_mb, address_mb or 0) if has_memory_group else memory_mb
-        cmd = join_argv(groups, _limit_argv(limit_mb, policy) + cmd)
-        limit = timeout_s if timeout_s is not None else policy.timeout_s
-        started = time.monotonic()
-        # Host programs (prlimit, bwrap, unshare) start outside the reviewed tree; the sandbox enters /ws itself.
-        proc = subprocess.Popen(cmd, cwd=workspace if level == "none" else out_dir.parent, env=full_env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
-        try:
-            with lifecycle.tracked_process(proc, groups):
-                stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
-        finally:
-            _kill_group(proc)
-            for stream in (proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
-            rc = proc.wait()
-            reap(groups)
+    limit = timeout_s if timeout_s is not None else policy.timeout_s
+    # Host programs (prlimit, bwrap, unshare) start outside the reviewed tree; the sandbox enters /ws itself.
+    cwd = workspace if level == "none" else out_dir.parent
+    rc, stdout, stderr, truncated, timed_out, seconds = _run_in_slot(cmd, cwd, full_env, policy, memory_mb,
+                                                                     address_mb, limit)
     lifecycle.check_stopping()   # a process killed by a signal's handler reports nothing
     notes: list[str] = []
     if truncated:
@@ -218,4 +229,4 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     return ProcResult(argv=tuple(inner), returncode=None if timed_out else rc,
                       stdout=stdout.decode("utf-8", "replace"), stderr=stderr.decode("utf-8", "replace"),
                       timed_out=timed_out, truncated=truncated, isolation=level,
-                      seconds=time.monotonic() - started, root=root, out=out, notes=tuple(notes))
+                      seconds=seconds, root=root, out=out, notes=tuple(notes))

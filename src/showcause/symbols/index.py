@@ -18,12 +18,9 @@
 
 from __future__ import annotations
 
-import gc
-import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from pathlib import Path
 
 from showcause.analysis import AnalysisBudget
@@ -32,7 +29,7 @@ from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches,
 from .extract import SymbolHit
 from .grep import files_holding
 from .languages import MAX_FILE_BYTES, SKIP_DIRS, language_for, read_source, resolve_python_import
-from .walk import Entry, Listing, Pending, check_paths, is_racy, scan_paths, scan_tree
+from .walk import Entry, Listing, Pending, check_paths, gc_paused, is_racy, root_identity, scan_paths, scan_tree
 from .workers import PARALLEL_MIN_FILES, Extractor, extraction_plan
 
 __all__ = ["CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches"]
@@ -63,20 +60,6 @@ def _cached_index(root: Path) -> SymbolIndex | None:
         return index
 
 
-@contextmanager
-def _gc_paused(pause: bool) -> Iterator[None]:
-    """Pause the cyclic garbage collector while many files are extracted: the results are acyclic, and
-    collections over a growing heap of them cost 5-10% of a cold build."""
-    pause = pause and gc.isenabled()
-    if pause:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if pause:
-            gc.enable()
-
-
 def _needle(name: str) -> bytes | None:
     """The bytes every file holding ``name`` holds (None: no file can).  Names are decoded from UTF-8,
     undecodable bytes becoming U+FFFD, so a name without U+FFFD is in a file exactly where its UTF-8
@@ -87,15 +70,6 @@ def _needle(name: str) -> bytes | None:
         return name.encode("utf-8")
     except UnicodeEncodeError:
         return None
-
-
-def _identity(root: Path) -> tuple[int, int, int] | None:
-    """Device, inode and ctime of ``root``: a tree deleted and made again at the same path differs."""
-    try:
-        st = os.lstat(root)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_ctime_ns)
 
 
 class SymbolIndex:
@@ -181,10 +155,10 @@ class SymbolIndex:
         yet and ``sibling`` has one, ``root``'s is derived from it (:meth:`derive`): only the changed
         paths of ``root`` are read.  Paths that cannot be trusted (see ``walk.check_paths``) make it build
         by a walk instead.  Given ``changed``, a cached index is also trusted without a walk as long as
-        ``root`` is the same directory it was (see ``_identity``): snapshot trees never change (a load
+        ``root`` is the same directory it was (see ``walk.root_identity``): snapshot trees never change (a load
         that left files out under another ``budget`` is refreshed)."""
         key = Path(root).resolve()
-        frozen = _identity(key) if changed is not None else None
+        frozen = root_identity(key) if changed is not None else None
         index = _cached_index(key)
         if index is not None:
             index._worker_min_files = worker_min_files
@@ -263,7 +237,7 @@ class SymbolIndex:
 
     def _commit(self, entries: dict[str, Entry], pending: list[Pending], budget: AnalysisBudget | None) -> int:
         """Load ``pending`` into ``entries`` and make them the index."""
-        with _gc_paused(len(pending) > _GC_PAUSE_FILES):
+        with gc_paused(len(pending) > _GC_PAUSE_FILES):
             changed = self._load(entries, pending, budget)
         if self._unindexed:
             self._unindexed_by = budget
@@ -361,7 +335,7 @@ class SymbolIndex:
         needle = _needle(name)
         holders = files_holding(self._base, self._sorted_keys(), needle) if needle is not None else []
         complete = True
-        with _gc_paused(len(holders) > _GC_PAUSE_FILES):
+        with gc_paused(len(holders) > _GC_PAUSE_FILES):
             for rel in holders:
                 data = read_source(f"{self._base}/{rel}")
                 if data is None or needle is None or needle not in data:  # changed since it was searched
