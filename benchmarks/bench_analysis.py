@@ -6,7 +6,7 @@ For each scanner (`code_text` of .sql, .html, .json, .toml), a file of comment o
 close (the input that made the old regexes quadratic: 240 KB of `/* ` took 52 s) is timed at `--mb` MB and
 at twice that. A linear scanner takes twice as long on twice the input, a quadratic one four times. Goal:
 ratio <= 3 (tens of milliseconds are noisy on a shared machine). tree-sitter is bounded by a time limit
-rather than linear (see showcause.analysis), so JavaScript is not timed here.
+rather than linear (see showcause.core.analysis_budget), so JavaScript is not timed here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     opts = ap.parse_args()
 
-    from showcause.evidence import codetext
+    from showcause.analysis import codetext
 
     fresh = itertools.count()   # a distinct suffix per call: the code text cache must not answer
 

@@ -61,10 +61,10 @@ def main() -> None:
     opts = ap.parse_args()
 
     from showcause.bench.cases import find_cases, load_case
-    from showcause.inputs import open_snapshot, tool_context
-    from showcause.judges.affected import affected_tests
-    from showcause.review.engine import run_review
+    from showcause.service.inputs import open_snapshot, tool_context
+    from showcause.service.review import run_review
     from showcause.tools.diagnostics import choose_checkers
+    from showcause.tools.selection import affected_tests
 
     cases = [load_case(p) for p in find_cases(opts.cases)]
     cases = [c for c in cases if opts.all or c.doc.source.kind == "real_code"]

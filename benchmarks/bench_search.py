@@ -27,8 +27,8 @@ def main() -> None:
 
     from showcause.evidence.ledger import Ledger
     from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.rg import rg_binary
     from showcause.tools.base import ToolContext
-    from showcause.tools.rg import rg_binary
 
     tree = opts.tree.resolve()
     n_files = sum(len(f) for _, _, f in os.walk(tree))

@@ -8,9 +8,9 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from showcause.inputs import open_snapshot, tool_context
 from showcause.render import render
-from showcause.review.engine import run_review
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 
 HERE = Path(__file__).resolve().parent
 

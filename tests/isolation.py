@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from showcause.errors import SandboxUnavailable
+from showcause.core.errors import SandboxUnavailable
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation
 

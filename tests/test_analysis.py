@@ -8,13 +8,13 @@ import pytest
 from tree_sitter import Query
 
 from builders import make_case, write_tree
-from showcause.analysis import PARSE_GAVE_UP, AnalysisBudget
-from showcause.errors import InputError
-from showcause.evidence.scope import local_lines, parse_for_scope
-from showcause.inputs import open_snapshot, tool_context
-from showcause.review.engine import run_review
-from showcause.review.result import ReviewResult
+from showcause.analysis.scope import local_lines, parse_for_scope
+from showcause.core.analysis_budget import PARSE_GAVE_UP, AnalysisBudget
+from showcause.core.errors import InputError
+from showcause.core.result import ReviewResult
 from showcause.sandbox.policy import load_policy, tighter_only
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 from showcause.symbols import SymbolIndex, languages
 from showcause.symbols.languages import MAX_QUERY_DEPTH, ParseTimeout, captures, get_language, get_parser, parse_within
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from showcause.review.answer import MalformedAnswer, parse_answer
+from showcause.core.answer import MalformedAnswer, parse_answer
 
 
 def test_think_fences_prose_and_case_variations():

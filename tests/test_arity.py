@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from builders import make_case
-from showcause.evidence import arity
-from showcause.evidence.arity import ArityMismatch, arity_changes
-from showcause.inputs import open_snapshot
+from showcause.analysis.arity import ArityMismatch, arity_changes
+from showcause.analysis import arity
+from showcause.service.inputs import open_snapshot
 
 PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'
 GEO = "def area(w, h):\n    return w * h\n"
@@ -226,7 +226,7 @@ def test_work_is_capped_deterministically(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_jsdoc_braces_never_closed_hide_nothing_after_them() -> None:
-    from showcause.evidence.signatures import definitions
+    from showcause.analysis.signatures import definitions
     from showcause.symbols.languages import get_parser
 
     # The first tag's `{{{` never closes: it marks nothing; the second tag's `{T}` is skipped as its type.

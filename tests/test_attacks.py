@@ -47,8 +47,8 @@ from typing import Any
 import pytest
 
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
 from showcause.sandbox.levels import SAFE_LEVELS, probe
+from showcause.service.inputs import open_snapshot, tool_context
 from showcause.snapshot import Snapshot, diff_trees
 
 ROOT = Path(__file__).resolve().parents[1]

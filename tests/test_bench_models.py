@@ -24,7 +24,7 @@ from showcause.bench.bootstrap import compare_modes, paired_bootstrap
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
 from showcause.bench.identity import git_state, url_host
 from showcause.bench.runner import BenchConfig, run_bench
-from showcause.errors import InputError
+from showcause.core.errors import InputError
 from showcause.judges.prompting import load_prompt
 from showcause.providers.base import Usage
 from showcause.sandbox.policy import load_policy

@@ -11,8 +11,8 @@ from builders import write_tree
 from deep import DEEP, LISTS, OBJECTS
 from showcause.bench.costs import SpendLedger
 from showcause.bench.runner import _read_checkpoint
-from showcause.errors import InputError
-from showcause.review.decision import load_decision
+from showcause.core.decision import load_decision
+from showcause.core.errors import InputError
 from showcause.sandbox.policy import load_policy
 from showcause.snapshot.case import load_case_input
 

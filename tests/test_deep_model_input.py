@@ -11,16 +11,16 @@ import pytest
 from builders import make_case
 from deep import DEEP, LISTS, NESTED, OBJECTS, deep_value
 from llm_servers import OpenAIServer, raw, turn
+from showcause.core.answer import MalformedAnswer, parse_answer
+from showcause.core.decision import parse_verdict
+from showcause.core.jsonsafe import MAX_TEXT_BYTES
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
-from showcause.jsonsafe import MAX_TEXT_BYTES
 from showcause.providers import ConfigError, MalformedResponseError, Message, ProviderConfig, get_provider
 from showcause.providers.anthropic import wire_messages
 from showcause.providers.base import ToolCallRequest
 from showcause.providers.http import error_detail
 from showcause.providers.openai import parse_arguments
-from showcause.review.answer import MalformedAnswer, parse_answer
-from showcause.review.decision import parse_verdict
+from showcause.service.inputs import open_snapshot, tool_context
 
 GOOD = '{"summary": "ok", "claims": [{"claim": "x breaks", "verdict": "MODIFY", "result": "confirmed"}]}'
 

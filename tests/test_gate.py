@@ -8,10 +8,10 @@ import pytest
 
 from builders import make_case
 from projects import PY_BASE, PY_HEAD
+from showcause.core.claims import Claim, most_severe
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
-from showcause.review.claims import Claim, most_severe
+from showcause.service.inputs import open_snapshot, tool_context
 
 REF_BASE = {
     "src/app/__init__.py": "",

@@ -1,4 +1,4 @@
-"""Host processes (showcause.hostproc and its users): nothing of a reviewed tree runs in them.
+"""Host processes (showcause.core.hostproc and its users): nothing of a reviewed tree runs in them.
 
 Each test makes the working directory hostile the way a checkout under review would be — modules that
 shadow the standard library, programs named like the ones showcause starts, relative PATH entries — and
@@ -17,11 +17,11 @@ import pytest
 
 import showcause.sandbox.toolchain as toolchain
 import showcause.symbols.workers as workers
-from showcause.hostproc import HOST_CWD, host_env, isolated_python, safe_path, sanitize_process_path, which
+from showcause.core.hostproc import HOST_CWD, host_env, isolated_python, safe_path, sanitize_process_path, which
 from showcause.providers.keys import CommandKey
+from showcause.sandbox.rg import rg_binary, rg_env
 from showcause.snapshot.gitcmd import git
 from showcause.symbols.cache import digest_of
-from showcause.tools.rg import rg_binary, rg_env
 
 SECRET = "sk-host-process-secret"
 
@@ -88,7 +88,7 @@ def test_isolated_python_argv() -> None:
     argv = isolated_python("showcause.symbols.worker")
     assert argv[0] == os.path.abspath(sys.executable) and argv[1] == "-I" and argv[2] == "-c"
     assert "from showcause.symbols.worker import main" in argv[3]
-    assert Path(argv[4], "showcause", "hostproc.py").is_file()  # the package parent, named explicitly
+    assert Path(argv[4], "showcause", "core", "hostproc.py").is_file()  # the package parent, named explicitly
     with pytest.raises(ValueError):
         isolated_python("os; import evil")
 

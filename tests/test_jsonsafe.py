@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from deep import DEEP
-from showcause import jsonsafe, tomlsafe
-from showcause.jsonsafe import MAX_DEPTH, ParseLimitError
+from showcause.core import jsonsafe, tomlsafe
+from showcause.core.jsonsafe import MAX_DEPTH, ParseLimitError
 
 
 def nested(depth: int, opener: str = "[") -> str:

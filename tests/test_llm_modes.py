@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from llm_servers import OpenAIServer, turn
-from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest
 from showcause.judges.loop import ANSWER_SCHEMA, Budget
 from showcause.providers.base import schema_kwargs
-from showcause.review.engine import run_review
 from showcause.sandbox.policy import load_policy
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
 KEEP = Path(__file__).resolve().parents[1] / "examples" / "keep-case"

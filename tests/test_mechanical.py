@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from builders import make_case
-from showcause.inputs import open_snapshot, tool_context
-from showcause.judges.affected import affected_tests
-from showcause.review.engine import run_review
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
+from showcause.tools.selection import affected_tests
 
 
 def _project(n_other: int) -> dict[str, str | bytes]:

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from showcause.errors import ToolArgumentError
+from showcause.core.errors import ToolArgumentError
 from showcause.sandbox.paths import confine, is_binary, normalize_relpath
 
 

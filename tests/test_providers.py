@@ -28,7 +28,7 @@ from llm_servers import (
     status,
     turn,
 )
-from showcause.errors import EXIT_INCONCLUSIVE
+from showcause.core.errors import EXIT_INCONCLUSIVE
 from showcause.providers import (
     ConfigError,
     MalformedResponseError,
@@ -827,8 +827,9 @@ def test_every_provider_error_is_inconclusive() -> None:
 
 def test_a_review_without_a_model_never_loads_the_http_providers():
     # httpx and the HTTP providers cost about 0.25 s of every start; only a model review needs them.
-    code = ("import sys\nfrom showcause.cli import app\nfrom showcause.inputs import open_snapshot, tool_context\n"
-            "from showcause.judges.base import ReviewRequest\nfrom showcause.review.engine import run_review\n"
+    code = ("import sys\nfrom showcause.cli import app\n"
+            "from showcause.service.inputs import open_snapshot, tool_context\n"
+            "from showcause.judges.base import ReviewRequest\nfrom showcause.service.review import run_review\n"
             f"with open_snapshot(case={str(Path(__file__).parents[1] / 'examples' / 'demo-case')!r}) as snap:\n"
             "    print(run_review(tool_context(snap), 'mechanical', ReviewRequest()).verdict)\n"
             "print(sorted(m for m in sys.modules if m == 'httpx' or m.startswith('showcause.providers.')))\n"

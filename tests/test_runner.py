@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from showcause.errors import SandboxUnavailable
+from showcause.core.errors import SandboxUnavailable
 from showcause.sandbox import runner
 from showcause.sandbox.levels import SAFE_LEVELS, probe
 from showcause.sandbox.mounts import ro_prefixes

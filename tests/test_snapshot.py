@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from builders import git_repo, make_case, write_tree
-from showcause.errors import InputError
+from showcause.core.errors import InputError
 from showcause.snapshot import from_case, from_dir, from_git, parse_unified_diff
 
 

@@ -16,7 +16,7 @@ import pytest
 
 import showcause.symbols.cache as cache_module
 import showcause.symbols.workers as workers_module
-from showcause.errors import InputError
+from showcause.core.errors import InputError
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import from_case
 from showcause.symbols import FileSymbols, SymbolIndex, language_for, parse_symbols

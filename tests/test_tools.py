@@ -10,7 +10,7 @@ from builders import make_case
 from isolation import AUTO_LEVEL
 from projects import JS_BASE, JS_HEAD, PY_BASE, PY_HEAD
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
+from showcause.service.inputs import open_snapshot, tool_context
 from showcause.snapshot import Snapshot
 
 

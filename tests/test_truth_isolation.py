@@ -9,7 +9,7 @@ import pytest
 
 from showcause.bench.cases import find_cases
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
+from showcause.service.inputs import open_snapshot, tool_context
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = find_cases(ROOT / "repo_cases") + find_cases(ROOT / "examples")

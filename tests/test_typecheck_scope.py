@@ -11,7 +11,7 @@ import pytest
 
 from builders import make_case, write_tree
 from showcause.evidence.ledger import Ledger
-from showcause.inputs import open_snapshot, tool_context
+from showcause.service.inputs import open_snapshot, tool_context
 from showcause.tools.pyright_config import configured_files
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")

@@ -1,5 +1,5 @@
 """showcause: a code-review judge that must show cause before it blocks a change."""
 
-__all__ = ["__version__"]
+from showcause.core.version import __version__
 
-__version__ = "0.1.0"
+__all__ = ["__version__"]

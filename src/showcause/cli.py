@@ -11,20 +11,20 @@ from typing import Annotated, Any
 
 import typer
 
-from showcause import jsonsafe
-from showcause.errors import EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, Interrupted, SandboxUnavailable, ShowcauseError
+from showcause.core import jsonsafe
+from showcause.core.errors import EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, Interrupted, SandboxUnavailable, ShowcauseError
+from showcause.core.hostproc import sanitize_process_path
+from showcause.core.result import exit_code
 from showcause.evidence.ledger import Ledger
-from showcause.hostproc import sanitize_process_path
-from showcause.inputs import open_snapshot, tool_context
 from showcause.judges.base import ReviewRequest, all_modes
 from showcause.judges.blindness import thresholds
 from showcause.render import render
-from showcause.review.decision_command import review_decision
-from showcause.review.engine import run_review
-from showcause.review.result import exit_code
 from showcause.sandbox import lifecycle
 from showcause.sandbox.lifecycle import forget_dir, track_dir
 from showcause.sandbox.runner import process_slots
+from showcause.service.decision import review_decision
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
 
 __all__ = ["app", "main"]
@@ -323,9 +323,9 @@ def sandbox_status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the probes as JSON.")] = False,
 ) -> None:
     """Which isolation level a review gets here, and why a level does not work. Exit 0, or 3 without one."""
-    from showcause.inputs import with_isolation
     from showcause.sandbox.policy import load_policy
     from showcause.sandbox.status import sandbox_report
+    from showcause.service.inputs import with_isolation
 
     try:
         policy = with_isolation(load_policy(), isolation)

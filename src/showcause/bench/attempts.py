@@ -17,12 +17,12 @@ from showcause.bench.cases import Case
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
 from showcause.bench.metering import MeteredProvider
 from showcause.bench.ratelimit import RateLimiter
-from showcause.errors import ShowcauseError
-from showcause.inputs import open_snapshot, tool_context
+from showcause.core.errors import ShowcauseError
 from showcause.judges.base import ReviewRequest
 from showcause.providers.registry import wrapping_providers
-from showcause.review.engine import run_review
 from showcause.sandbox.policy import Policy
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 
 __all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
 

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from showcause import jsonsafe
-from showcause.errors import InputError
+from showcause.core import jsonsafe
+from showcause.core.errors import InputError
 
 __all__ = ["Case", "CaseDoc", "case_set_hash", "find_cases", "load_case"]
 

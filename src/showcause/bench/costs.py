@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from showcause import jsonsafe
+from showcause.core import jsonsafe
 from showcause.judges.base import get_mode
 from showcause.judges.loop import Budget
 from showcause.providers.base import Usage, estimate_cost

@@ -15,9 +15,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import showcause
-from showcause import __version__
 from showcause.bench.costs import mode_budget
-from showcause.errors import InputError
+from showcause.core.errors import InputError
+from showcause.core.version import __version__
 from showcause.judges.base import all_modes
 from showcause.judges.loop import Budget
 from showcause.judges.prompting import load_prompt

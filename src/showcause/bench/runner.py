@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showcause import __version__, jsonsafe
 from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
 from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
@@ -26,12 +25,14 @@ from showcause.bench.costs import SpendLedger
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
 from showcause.bench.metrics import compute_metrics
 from showcause.bench.ratelimit import RateLimiter
-from showcause.errors import InputError, ShowcauseError
-from showcause.inputs import with_isolation
+from showcause.core import jsonsafe
+from showcause.core.errors import InputError, ShowcauseError
+from showcause.core.version import __version__
 from showcause.judges.base import get_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
+from showcause.service.inputs import with_isolation
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from showcause.analysis.retired import Retirement
 from showcause.bench.cases import Case, load_case
-from showcause.errors import ShowcauseError
+from showcause.core.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
-from showcause.evidence.retired import Retirement
-from showcause.inputs import open_snapshot, tool_context
-from showcause.review.engine import run_review
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 from showcause.tools.run_test import allowlist
 from showcause.tools.test_runners import run_tests, split_test_id
 

@@ -15,14 +15,13 @@ Rules (DESIGN.md, "Artifacts and the gate"), each closing a hole of the predeces
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from showcause.evidence.artifacts import Artifact
-from showcause.evidence.ledger import ToolCall
-from showcause.review.claims import BLOCKING, Claim
+from showcause.core.artifacts import Artifact
+from showcause.core.claims import BLOCKING, Claim
+from showcause.core.records import GatedClaim, ToolCall
 
-__all__ = ["GatedClaim", "apply_gate", "parse_ref"]
+__all__ = ["apply_gate", "parse_ref"]
 
 _TOOL_ID = re.compile(r"^T(\d+)$")
 _LOCATION = re.compile(r"^(?P<file>[^:]+?):(?P<line>\d+)(?::\d+)?$")
@@ -46,23 +45,6 @@ def parse_ref(raw: str) -> Ref:
     if m:
         return Ref("location", text, file=m["file"], line=int(m["line"]))
     return Ref("other", text)
-
-
-@dataclass
-class GatedClaim:
-    claim: Claim
-    verdict: str                           # after the gate
-    status: str                            # validated | downgraded | unconfirmed
-    artifacts: list[Artifact] = field(default_factory=list)
-    reasons: list[str] = field(default_factory=list)
-
-    def to_json(self) -> dict[str, Any]:
-        data = self.claim.model_dump()
-        data["model_verdict"] = self.claim.verdict
-        data["verdict"] = self.verdict
-        data["gate"] = {"status": self.status, "artifacts": [a.to_json() for a in self.artifacts],
-                        "reasons": self.reasons}
-        return data
 
 
 def _mentions(claim: Claim, artifact: Artifact) -> bool:

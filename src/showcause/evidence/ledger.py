@@ -6,47 +6,20 @@ import json
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from pydantic import ValidationError
 
-from showcause import jsonsafe
-from showcause.errors import SandboxUnavailable, ToolArgumentError
-from showcause.evidence.artifacts import Artifact, Shown
-from showcause.evidence.retired import Retirement, dangling_artifacts
+from showcause.analysis.retired import Retirement, dangling_artifacts
+from showcause.core import jsonsafe
+from showcause.core.artifacts import Artifact
+from showcause.core.errors import SandboxUnavailable, ToolArgumentError
+from showcause.core.records import ToolCall
 from showcause.tools.base import ToolContext, ToolOutput
 from showcause.tools.registry import get_tool
 
-__all__ = ["Ledger", "ToolCall"]
-
-
-@dataclass
-class ToolCall:
-    id: str
-    tool: str
-    args: dict[str, Any]
-    ok: bool
-    output: str
-    ms: int
-    artifacts: list[Artifact] = field(default_factory=list)
-    shown: list[Shown] = field(default_factory=list)
-    isolation: str | None = None
-    results: list[dict[str, Any]] | None = None
-    tree: str = "head"           # the tree the call read (base: a blind phase; such calls never back a claim)
-    error: str | None = None     # the error code of a call refused for a reason other than its arguments
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"id": self.id, "tool": self.tool, "args": self.args, "ok": self.ok,
-                                "output": self.output, "artifacts": [a.to_json() for a in self.artifacts],
-                                "ms": self.ms, "isolation": self.isolation}
-        if self.results is not None:
-            data["results"] = self.results
-        if self.tree != "head":
-            data["tree"] = self.tree
-        if self.error:
-            data["error"] = self.error
-        return data
+__all__ = ["Ledger"]
 
 
 def _explain(exc: ValidationError) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from showcause.core.claims import FinalAnswer
 from showcause.evidence.ledger import Ledger
-from showcause.review.claims import FinalAnswer
 
 __all__ = ["Judge", "JudgeAnswer", "ReviewRequest", "all_modes", "get_mode", "register_mode"]
 

@@ -21,7 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from showcause.errors import ShowcauseError
+from showcause.core.answer import strip_reasoning
+from showcause.core.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.blindness import Thresholds, check_blindness, thresholds
@@ -31,7 +32,6 @@ from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, message_chars, schema_kwargs
 from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
-from showcause.review.answer import strip_reasoning
 from showcause.sandbox.policy import Policy
 
 __all__ = ["READ_TOOLS", "BlindFirstJudge"]

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from showcause.errors import InputError, ShowcauseError
+from showcause.core.errors import InputError, ShowcauseError
 
 __all__ = ["DEFAULT_LEAK", "DEFAULT_WARN", "SHINGLE", "BlindnessCheck", "BlindnessLeak", "Thresholds",
            "check_blindness", "thresholds", "words"]

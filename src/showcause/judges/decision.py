@@ -23,15 +23,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from showcause.errors import InputError, ShowcauseError
+from showcause.core.answer import MalformedAnswer
+from showcause.core.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
+from showcause.core.decision_result import DecisionResult
+from showcause.core.errors import InputError, ShowcauseError
 from showcause.judges.blindness import Thresholds, check_blindness
 from showcause.judges.loop import Budget, BudgetExceeded, OutputTruncated, ReviewTimeout
 from showcause.judges.prompting import load_prompt
 from showcause.providers.base import Message, ModelTurn, Provider, message_chars
 from showcause.providers.registry import get_provider
-from showcause.review.answer import MalformedAnswer
-from showcause.review.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
-from showcause.review.decision_result import DecisionResult
 
 __all__ = ["DECISION_MODES", "DecisionOptions", "run_decision"]
 

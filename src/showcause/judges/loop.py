@@ -15,12 +15,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from showcause.errors import ShowcauseError
+from showcause.core.answer import MalformedAnswer, parse_answer
+from showcause.core.claims import FinalAnswer
+from showcause.core.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.providers.base import Message, Provider, ToolCallRequest, ToolSpec, schema_kwargs
 from showcause.providers.errors import OutputTruncatedError
-from showcause.review.answer import MalformedAnswer, parse_answer
-from showcause.review.claims import FinalAnswer
 from showcause.sandbox.policy import Policy
 from showcause.tools.registry import tool_schemas
 

@@ -12,17 +12,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from showcause.analysis import AnalysisBudget
-from showcause.evidence.arity import ArityMismatch, arity_changes
-from showcause.evidence.artifacts import Artifact
-from showcause.evidence.ledger import Ledger, ToolCall
-from showcause.evidence.retired import RetiredName
-from showcause.judges.affected import affected_tests
+from showcause.analysis.arity import ArityMismatch, arity_changes
+from showcause.analysis.retired import RetiredName
+from showcause.core.analysis_budget import AnalysisBudget
+from showcause.core.artifacts import Artifact
+from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.core.records import ToolCall
+from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
-from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
 from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
+from showcause.tools.selection import affected_tests
 
 __all__ = ["MechanicalJudge", "Probes", "run_probes"]
 

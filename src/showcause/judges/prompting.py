@@ -6,7 +6,7 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from showcause.evidence.ledger import ToolCall
+from showcause.core.records import ToolCall
 from showcause.judges.base import ReviewRequest
 from showcause.snapshot import Snapshot
 from showcause.snapshot.gitcmd import git

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from showcause import jsonsafe
+from showcause.core import jsonsafe
 from showcause.providers.base import (
     Message,
     ModelTurn,

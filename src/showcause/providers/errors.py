@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from showcause.errors import EXIT_INCONCLUSIVE, ShowcauseError
+from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError
 
 __all__ = [
     "ConfigError",

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from showcause import jsonsafe
+from showcause.core import jsonsafe
 from showcause.providers.errors import (
     ConfigError,
     MalformedResponseError,

@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Protocol
 
-from showcause.hostproc import HOST_CWD, safe_path, which
+from showcause.core.hostproc import HOST_CWD, safe_path, which
 from showcause.providers.errors import ConfigError
 
 __all__ = ["CommandKey", "EnvKey", "KeySource", "NoKey", "key_source"]

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from showcause import jsonsafe
+from showcause.core import jsonsafe
 from showcause.providers.base import (
     Message,
     ModelTurn,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showcause import jsonsafe
+from showcause.core import jsonsafe
 from showcause.providers import errors
 from showcause.providers.base import (
     Message,

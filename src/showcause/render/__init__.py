@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from showcause.core.result import ReviewResult
 from showcause.render.github import render_github
 from showcause.render.markdown import render_markdown
 from showcause.render.sarif import render_sarif
 from showcause.render.text import render_text
-from showcause.review.result import ReviewResult
 
 __all__ = ["RENDERERS", "render"]
 

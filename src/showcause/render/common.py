@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from showcause.evidence.gate import GatedClaim
+from showcause.core.records import GatedClaim
 
 __all__ = ["claim_location", "one_line"]
 

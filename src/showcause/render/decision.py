@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from showcause.core.decision_result import DecisionResult
 from showcause.render.common import one_line
-from showcause.review.decision_result import DecisionResult
 
 __all__ = ["DECISION_FORMATS", "render_decision"]
 

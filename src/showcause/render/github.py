@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from showcause.core.result import ReviewResult
 from showcause.render.common import claim_location, one_line
-from showcause.review.result import ReviewResult
 
 __all__ = ["render_github"]
 

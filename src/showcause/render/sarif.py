@@ -6,9 +6,9 @@ import hashlib
 import json
 from typing import Any
 
-from showcause import __version__
+from showcause.core.result import ReviewResult
+from showcause.core.version import __version__
 from showcause.render.common import claim_location, one_line
-from showcause.review.result import ReviewResult
 
 __all__ = ["render_sarif"]
 

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from showcause.errors import SandboxUnavailable
-from showcause.hostproc import HOST_CWD, host_env, which
+from showcause.core.errors import SandboxUnavailable
+from showcause.core.hostproc import HOST_CWD, host_env, which
 from showcause.sandbox.mounts import SANDBOX_ROOT, bwrap_options, plan
 
 __all__ = ["LEVELS", "SAFE_LEVELS", "Probe", "forget_probes", "probe", "resolve", "wrap"]

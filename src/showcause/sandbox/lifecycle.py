@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
-from showcause.errors import Interrupted
+from showcause.core.errors import Interrupted
 from showcause.sandbox.cgroups import kill_members
 from showcause.sandbox.cleanup import remove_tree
 

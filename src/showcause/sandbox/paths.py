@@ -10,7 +10,7 @@ import os
 import posixpath
 from pathlib import Path
 
-from showcause.errors import ToolArgumentError
+from showcause.core.errors import ToolArgumentError
 
 __all__ = ["confine", "is_binary", "normalize_relpath"]
 

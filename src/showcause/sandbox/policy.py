@@ -6,8 +6,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from showcause import tomlsafe
-from showcause.errors import InputError
+from showcause.core import tomlsafe
+from showcause.core.errors import InputError
 from showcause.sandbox.levels import LEVELS, SAFE_LEVELS
 
 __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
@@ -31,7 +31,7 @@ class Policy:
     max_symbol_hits: int = 60
     search_timeout_s: float = 10.0
     max_pattern_chars: int = 1000
-    # Analysis in showcause's own process (showcause/analysis.py): a file cap, and a time budget per review.
+    # Analysis in showcause's own process (showcause/core/analysis_budget.py): a file cap, and a time budget per review.
     max_analysis_bytes: int = 4_000_000
     analysis_budget_s: float = 30.0
     timeout_s: float = 60.0

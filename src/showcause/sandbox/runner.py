@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from showcause.errors import InputError
-from showcause.host import usable_cpus
-from showcause.hostproc import which
+from showcause.core.errors import InputError
+from showcause.core.host import usable_cpus
+from showcause.core.hostproc import which
 from showcause.sandbox import lifecycle
 from showcause.sandbox.cgroups import join_argv, make_groups, reap
 from showcause.sandbox.levels import resolve, wrap

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from showcause.errors import SandboxUnavailable
+from showcause.core.errors import SandboxUnavailable
 from showcause.sandbox.levels import SAFE_LEVELS, probe
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import available_isolation

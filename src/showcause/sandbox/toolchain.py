@@ -9,7 +9,7 @@ import sys
 from functools import cache
 from pathlib import Path
 
-from showcause.hostproc import HOST_CWD, host_env, which
+from showcause.core.hostproc import HOST_CWD, host_env, which
 
 __all__ = ["node_modules", "pyright_node", "tsc_native", "tsc_path", "v8_flags"]
 

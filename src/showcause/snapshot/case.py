@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from showcause import jsonsafe
-from showcause.errors import InputError
+from showcause.core import jsonsafe
+from showcause.core.errors import InputError
 
 __all__ = ["CaseInput", "load_case_input"]
 

@@ -3,7 +3,7 @@
 A repository under review is untrusted: its `.git/config` can name programs for git to run
 (`core.fsmonitor`, hooks, diff and merge drivers, pagers, filters, an askpass helper, a promisor remote
 whose URL or `uploadpack` is a command). Every call runs the `git` found on an absolute PATH
-(:mod:`showcause.hostproc`) with a minimal environment, so no secret of the caller reaches anything git
+(:mod:`showcause.core.hostproc`) with a minimal environment, so no secret of the caller reaches anything git
 might start, and turns those programs off:
 
 - `-c` values below win over the repository's config for their keys;
@@ -26,7 +26,7 @@ import errno
 import subprocess
 from pathlib import Path
 
-from showcause.hostproc import host_env, which
+from showcause.core.hostproc import host_env, which
 
 __all__ = ["git", "git_bytes"]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from showcause.errors import InputError, ToolArgumentError
+from showcause.core.errors import InputError, ToolArgumentError
 from showcause.sandbox.lifecycle import forget_dir, track_dir
 from showcause.sandbox.paths import normalize_relpath as _normalize
 from showcause.snapshot.case import CaseInput, load_case_input

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from hashlib import blake2b
 from typing import TypeVar
 
-from showcause.analysis import AnalysisBudget
+from showcause.core.analysis_budget import AnalysisBudget
 
 from .extract import FileDefinitions, FileSymbols, parse_definitions, parse_symbols
 from .languages import ParseTimeout

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
-from showcause.analysis import AnalysisBudget
+from showcause.core.analysis_budget import AnalysisBudget
 
 from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches, digest_of, symbols_within
 from .extract import SymbolHit

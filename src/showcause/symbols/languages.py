@@ -20,7 +20,7 @@ import tree_sitter_python
 import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-from showcause.analysis import PARSE_GAVE_UP, parse_seconds
+from showcause.core.analysis_budget import PARSE_GAVE_UP, parse_seconds
 
 __all__ = [
     "EXTENSIONS", "LANGUAGES", "MAX_FILE_BYTES", "MAX_QUERY_DEPTH", "SKIP_DIRS", "SNIFF_BYTES", "ParseTimeout",

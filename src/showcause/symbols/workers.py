@@ -4,7 +4,7 @@ Parsing holds the GIL (the tree-sitter binding never releases it), so only proce
 Workers are plain subprocesses (running :func:`showcause.symbols.worker.main`, see there for the
 protocol), not ``multiprocessing`` ones: those re-run the parent's ``__main__`` script in every child,
 and forking a process that runs threads is unsafe.  They are host processes started while a hostile tree
-may be the working directory, so they run isolated (:mod:`showcause.hostproc`).  One thread per worker
+may be the working directory, so they run isolated (:mod:`showcause.core.hostproc`).  One thread per worker
 sends it chunks of files and waits for the answers (the GIL is released while it waits).  A worker costs
 an interpreter start that imports tree-sitter (0.2-0.5 s of its own CPU) and a pickle round trip per
 result, so none starts before :data:`PARALLEL_MIN_FILES` files were extracted here, and they stop when the
@@ -25,9 +25,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from sys import intern
 from typing import Generic, TypeVar
 
-from showcause.analysis import PARSE_GAVE_UP, AnalysisBudget
-from showcause.host import usable_cpus
-from showcause.hostproc import HOST_CWD, host_env, isolated_python
+from showcause.core.analysis_budget import PARSE_GAVE_UP, AnalysisBudget
+from showcause.core.host import usable_cpus
+from showcause.core.hostproc import HOST_CWD, host_env, isolated_python
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions

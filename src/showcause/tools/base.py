@@ -8,8 +8,8 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict
 
-from showcause.analysis import AnalysisBudget
-from showcause.evidence.artifacts import Artifact, Shown
+from showcause.core.analysis_budget import AnalysisBudget
+from showcause.core.artifacts import Artifact, Shown
 from showcause.sandbox.policy import Policy
 from showcause.snapshot import Snapshot
 

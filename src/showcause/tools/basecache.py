@@ -21,8 +21,9 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from showcause import __version__, jsonsafe
-from showcause.errors import SandboxUnavailable
+from showcause.core import jsonsafe
+from showcause.core.errors import SandboxUnavailable
+from showcause.core.version import __version__
 from showcause.sandbox.levels import SAFE_LEVELS
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import available_isolation

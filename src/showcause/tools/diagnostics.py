@@ -12,8 +12,8 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from showcause import jsonsafe
-from showcause.hostproc import which
+from showcause.core import jsonsafe
+from showcause.core.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.toolchain import pyright_node, tsc_native, tsc_path, v8_flags

@@ -7,7 +7,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator
 
-from showcause.evidence.artifacts import Shown
+from showcause.core.artifacts import Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.search import clip
 

@@ -6,10 +6,10 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from showcause.evidence.artifacts import Shown
+from showcause.core.artifacts import Shown
 from showcause.sandbox.paths import confine
+from showcause.sandbox.rg import rg_files
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.rg import rg_files
 
 __all__ = ["ListFilesTool"]
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showcause import jsonsafe, tomlsafe
+from showcause.core import jsonsafe, tomlsafe
 
 __all__ = ["PyrightFiles", "configured_files", "settings_changed"]
 

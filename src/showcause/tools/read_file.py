@@ -6,8 +6,8 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from showcause.errors import ToolArgumentError
-from showcause.evidence.artifacts import Shown
+from showcause.core.artifacts import Shown
+from showcause.core.errors import ToolArgumentError
 from showcause.sandbox.paths import confine, is_binary
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.search import clip

@@ -6,8 +6,8 @@ from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
-from showcause.errors import ToolArgumentError
-from showcause.evidence.artifacts import Artifact, Shown
+from showcause.core.artifacts import Artifact, Shown
+from showcause.core.errors import ToolArgumentError
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.test_runners import TestOutcome, discover_tests, run_base_tests, run_tests, split_test_id
 

@@ -6,11 +6,11 @@ from typing import ClassVar
 
 from pydantic import Field, field_validator
 
-from showcause.errors import ToolArgumentError
-from showcause.evidence.artifacts import Shown
+from showcause.core.artifacts import Shown
+from showcause.core.errors import ToolArgumentError
 from showcause.sandbox.paths import confine
+from showcause.sandbox.rg import rg_search
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.rg import rg_search
 
 __all__ = ["SearchTool", "clip"]
 

@@ -12,9 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from showcause import jsonsafe
-from showcause.errors import ToolArgumentError
-from showcause.hostproc import which
+from showcause.core import jsonsafe
+from showcause.core.errors import ToolArgumentError
+from showcause.core.hostproc import which
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import ProcResult, run_sandboxed

@@ -6,10 +6,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar
 
-from showcause.evidence.artifacts import Artifact, Shown
+from showcause.analysis.importgraph import dependents
+from showcause.core.artifacts import Artifact, Shown
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
-from showcause.tools.importgraph import dependents
 from showcause.tools.pyright_config import PyrightFiles, configured_files, settings_changed
 
 __all__ = ["TypecheckTool"]

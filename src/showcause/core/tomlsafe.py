@@ -4,7 +4,7 @@ tomllib recurses once per nested array or inline table (a RecursionError past ~1
 time quadratic in the parts of one dotted key (`a.b.c…`: 20,000 parts take seconds, 100,000 minutes). So
 before tomllib runs, a linear scan refuses brackets nested deeper than the cap and keys with more dotted
 parts than it; after, the document's total nesting (tables, dotted keys and values together) is checked.
-Refusals are `showcause.jsonsafe.ParseLimitError`, a ValueError the caller maps like TOMLDecodeError.
+Refusals are `showcause.core.jsonsafe.ParseLimitError`, a ValueError the caller maps like TOMLDecodeError.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from showcause.jsonsafe import MAX_CONFIG_BYTES, MAX_DEPTH, ParseLimitError, check_depth, check_size, read_capped
+from showcause.core.jsonsafe import MAX_CONFIG_BYTES, MAX_DEPTH, ParseLimitError, check_depth, check_size, read_capped
 
 __all__ = ["load_file", "loads"]
 

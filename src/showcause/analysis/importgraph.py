@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import posixpath
 
-from showcause.evidence.codetext import file_class
+from showcause.analysis.codetext import file_class
 from showcause.symbols import SymbolIndex
 
 __all__ = ["dependents"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from showcause.errors import InputError
+from showcause.core.decision import load_decision
+from showcause.core.decision_result import DECISION_FAIL_ON, DecisionResult, decision_exit_code
+from showcause.core.errors import InputError
 from showcause.judges.blindness import Thresholds, thresholds
 from showcause.judges.decision import DECISION_MODES, DecisionOptions, run_decision
 from showcause.judges.loop import Budget
 from showcause.render.decision import DECISION_FORMATS, render_decision
-from showcause.review.decision import load_decision
-from showcause.review.decision_result import DECISION_FAIL_ON, DecisionResult, decision_exit_code
 from showcause.sandbox.policy import load_policy
 
 __all__ = ["review_decision"]

@@ -7,12 +7,12 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from showcause.errors import InputError, SandboxUnavailable, ShowcauseError
+from showcause.core.claims import Claim, most_severe
+from showcause.core.errors import InputError, SandboxUnavailable, ShowcauseError
+from showcause.core.result import ReviewResult
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import ReviewRequest, all_modes, get_mode
-from showcause.review.claims import Claim, most_severe
-from showcause.review.result import ReviewResult
 from showcause.sandbox.runner import available_isolation
 from showcause.tools.base import ToolContext
 
@@ -31,7 +31,7 @@ def _failed(exc: ShowcauseError, ledger: Ledger, meta: dict[str, Any], started: 
 
 
 def analysis_claim(ctx: ToolContext) -> Claim | None:
-    """A WARNING naming what the host-side analysis left out (showcause.analysis), if anything: the probes
+    """A WARNING naming what the host-side analysis left out (showcause.core.analysis_budget), if anything: the probes
     found nothing there, which is not the same as nothing being there. It never blocks."""
     left_out = ctx.analysis.summary()
     if left_out is None:

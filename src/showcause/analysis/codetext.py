@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 
 from tree_sitter import Node, Query
 
-from showcause.analysis import AnalysisBudget, parse_seconds
+from showcause.core.analysis_budget import AnalysisBudget, parse_seconds
 from showcause.symbols.languages import ParseTimeout, captures, get_language, language_for, parse_within
 
 __all__ = ["code_text", "file_class", "is_prose", "name_pattern"]
@@ -196,7 +196,7 @@ _texts = _TextCache(64_000_000)
 
 def code_text(path: str, data: bytes, budget: AnalysisBudget | None = None) -> str | None:
     """The file's text with comments/docstrings blanked; None for prose and unknown kinds, and for code
-    whose parse gave up (then recorded in `budget`: see showcause.analysis)."""
+    whose parse gave up (then recorded in `budget`: see showcause.core.analysis_budget)."""
     kind = file_class(path)
     if kind not in ("code", "config") or b"\x00" in data[:8192]:
         return None

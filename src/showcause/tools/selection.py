@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from showcause.analysis.importgraph import dependents
 from showcause.symbols import SymbolIndex
 from showcause.tools.base import ToolContext
-from showcause.tools.importgraph import dependents
 from showcause.tools.run_test import allowlist
 
 __all__ = ["SMALL_PROJECT", "affected_tests"]

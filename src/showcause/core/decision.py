@@ -15,9 +15,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
-from showcause import jsonsafe
-from showcause.errors import InputError
-from showcause.review.answer import MalformedAnswer, last_json_object, strip_reasoning
+from showcause.core import jsonsafe
+from showcause.core.answer import MalformedAnswer, last_json_object, strip_reasoning
+from showcause.core.errors import InputError
 
 __all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionVerdict", "FalsificationProbe", "Position",
            "load_decision", "parse_position", "parse_verdict"]

@@ -13,9 +13,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from showcause import jsonsafe
-from showcause.errors import ShowcauseError
-from showcause.review.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.core import jsonsafe
+from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.core.errors import ShowcauseError
 
 __all__ = ["MalformedAnswer", "last_json_object", "parse_answer", "strip_reasoning"]
 

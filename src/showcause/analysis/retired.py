@@ -17,14 +17,14 @@ from pathlib import Path
 
 from tree_sitter import Tree
 
-from showcause.analysis import AnalysisBudget
-from showcause.evidence.artifacts import Artifact, Shown
-from showcause.evidence.codetext import code_text, file_class, name_pattern
-from showcause.evidence.scope import local_lines, parse_for_scope
+from showcause.analysis.codetext import code_text, file_class, name_pattern
+from showcause.analysis.scope import local_lines, parse_for_scope
+from showcause.core.analysis_budget import AnalysisBudget
+from showcause.core.artifacts import Artifact, Shown
+from showcause.sandbox.rg import rg_files_with_words, rg_words_in
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex, language_for
 from showcause.symbols.workers import PARALLEL_MIN_FILES
-from showcause.tools.rg import rg_files_with_words, rg_words_in
 
 __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 
@@ -67,7 +67,7 @@ class _Counts:
 class Retirement:
     """Lazy analysis of one snapshot; `uses(file, line)` is what the ledger asks for every shown line.
 
-    Bounded by `budget` (showcause.analysis): files it leaves out are recorded there, a name a left-out
+    Bounded by `budget` (showcause.core.analysis_budget): files it leaves out are recorded there, a name a left-out
     head file may hold is never retired (its uses and definitions there are unknown), and once the budget
     runs out no more names are decided."""
 

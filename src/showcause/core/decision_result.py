@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from showcause.errors import EXIT_INCONCLUSIVE, ShowcauseError
-from showcause.review.decision import DecisionVerdict
+from showcause.core.decision import DecisionVerdict
+from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError
 
 __all__ = ["DECISION_FAIL_ON", "DecisionResult", "decision_exit_code"]
 

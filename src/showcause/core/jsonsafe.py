@@ -2,7 +2,7 @@
 
 Python's json decoder, pydantic and every recursive walk of a parsed value recurse once per nesting level,
 so a deeply nested document from a model, a file or a sandboxed tool would end in a RecursionError. Every
-parse of outside input goes through `loads`/`load_file` here (TOML through `showcause.tomlsafe`).
+parse of outside input goes through `loads`/`load_file` here (TOML through `showcause.core.tomlsafe`).
 
 `ParseLimitError` is a plain ValueError, not a ShowcauseError: one input kind means a different documented
 code at each site (MALFORMED_RESPONSE for a model's answer, INVALID_INPUT for a case or decision file,

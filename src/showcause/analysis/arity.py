@@ -1,7 +1,7 @@
 """Unchanged call sites that no longer fit a function whose parameter list the change altered.
 
 For each function defined in a file the change modified whose parameters differ between base and head
-(tree-sitter on both trees, see :mod:`showcause.evidence.signatures`), the calls on head outside the
+(tree-sitter on both trees, see :mod:`showcause.analysis.signatures`), the calls on head outside the
 change's added lines are checked against both signatures: a call that fit the base signature and does
 not fit the head one is an :class:`ArityMismatch`. It is a warning, never a blocking artifact (pyright
 and tsc already turn real arity errors into `new_type_error`); it also covers projects without a
@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
 
-from showcause.analysis import AnalysisBudget
-from showcause.evidence.signatures import Definition, Shape, call_arguments, definitions, misfit, receiver_shape
+from showcause.analysis.signatures import Definition, Shape, call_arguments, definitions, misfit, receiver_shape
+from showcause.core.analysis_budget import AnalysisBudget
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolIndex, language_for
 from showcause.symbols.languages import ParseTimeout, parse_within, read_source, resolve_python_import

@@ -30,7 +30,7 @@ __all__ = ["HOST_CWD", "host_env", "isolated_python", "safe_path", "sanitize_pro
 HOST_CWD = "/"  # working directory of host children that need none: never the user's, never the tree
 _FALLBACK_PATH = "/usr/local/bin:/usr/bin:/bin"
 _LOCALE = ("LANG", "LC_ALL", "LC_CTYPE")  # so a child decodes file names as this process does
-_PACKAGE_PARENT = str(Path(__file__).resolve().parents[1])  # the directory `showcause` is imported from
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[2])  # the directory `showcause` is imported from
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
 

@@ -1,7 +1,7 @@
 """ripgrep, run so that no argument can ever become a flag and no config file is read.
 
 It is a host process: the binary is an absolute path (beside the interpreter, else on the absolute PATH of
-:mod:`showcause.hostproc`) and its environment holds nothing of ours but PATH and the locale.  It runs in
+:mod:`showcause.core.hostproc`) and its environment holds nothing of ours but PATH and the locale.  It runs in
 the tree it searches, which it reads and never executes.
 """
 
@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from showcause.errors import ToolArgumentError
-from showcause.hostproc import host_env, which
+from showcause.core.errors import ToolArgumentError
+from showcause.core.hostproc import host_env, which
 
 __all__ = ["RgMatch", "rg_binary", "rg_env", "rg_files", "rg_files_with_words", "rg_search", "rg_words_in"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from showcause.errors import InputError
+from showcause.core.errors import InputError
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext

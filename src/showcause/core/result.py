@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from showcause.evidence.gate import GatedClaim
-from showcause.evidence.ledger import ToolCall
+from showcause.core.records import GatedClaim, ToolCall
 
 __all__ = ["EXIT_CODES", "ReviewResult", "exit_code"]
 

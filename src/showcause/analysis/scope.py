@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from tree_sitter import Node, Tree
 
-from showcause.analysis import AnalysisBudget
+from showcause.core.analysis_budget import AnalysisBudget
 from showcause.symbols.languages import ParseTimeout, language_for, parse_within
 
 __all__ = ["is_local_definition", "local_lines", "parse_for_scope"]

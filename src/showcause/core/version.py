@@ -1,0 +1,5 @@
+"""The version of this showcause."""
+
+__all__ = ["__version__"]
+
+__version__ = "0.1.0"
