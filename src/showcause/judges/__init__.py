@@ -1,0 +1,1 @@
+"""Review modes: the mechanical judge, the bounded tool loop and the model-driven modes."""
