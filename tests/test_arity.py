@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from builders import make_case
-from showcause.analysis.arity import ArityMismatch, arity_changes
 from showcause.analysis import arity
+from showcause.analysis.arity import ArityMismatch, arity_changes
 from showcause.service.inputs import open_snapshot
 
 PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'

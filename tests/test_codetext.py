@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from showcause.analysis.codetext import code_text
 from showcause.analysis import codetext
+from showcause.analysis.codetext import code_text
 
 PY = b'''"""Module doc naming old_name."""
 import os  # uses old_name in a comment

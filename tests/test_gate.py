@@ -193,3 +193,34 @@ def test_property_pre_existing_or_irrelevant_evidence_never_validates(py: Ledger
                       verdict=rng.choice(["MODIFY", "REPLACE"]), location=rng.choice([None, *junk[id(ledger)]]))
         g = apply_gate([claim], ledger.calls)[0]
         assert g.status == "downgraded" and g.verdict == "WARNING", (refs, claim.claim)
+
+
+def test_concurrent_calls_on_one_ledger_never_share_an_id(tmp_path):
+    """Calls made at the same time (an MCP client's, a judge's probes) get distinct ids, recorded in id order."""
+    import threading
+
+    from showcause.evidence.ledger import Ledger
+    from showcause.service.inputs import open_snapshot, tool_context
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    (repo / "a.py").write_text("x = 1\n")
+    with open_snapshot(repo=repo) as snap:
+        ledger = Ledger(tool_context(snap))
+        view = ledger.view("base", ["read_file"])
+        barrier = threading.Barrier(8)
+
+        def one(i: int) -> None:
+            barrier.wait()
+            (view if i % 2 else ledger).call("read_file", {"path": "a.py"})
+
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        batch = ledger.call_many([("read_file", {"path": "a.py"})] * 3)
+    assert [c.id for c in ledger.calls] == [f"T{n}" for n in range(1, 12)]
+    assert [c.id for c in batch] == ["T9", "T10", "T11"]
+    assert all(c.output.startswith(c.id + " ") for c in ledger.calls)
+    assert sorted(c.tree for c in ledger.calls) == ["base"] * 4 + ["head"] * 7

@@ -244,5 +244,5 @@ def dangling_artifacts(retirement: Retirement, shown: list[Shown]) -> list[Artif
         for r in retirement.uses(s.file, s.line):
             detail = (f"`{r.name}` is retired by the change ({r.why}; {r.base_count} uses in code and config "
                       f"on base, {r.head_count} on head) but still used here")
-            out.append(Artifact("dangling_reference", s.file, s.line, detail, s.line_text))
+            out.append(Artifact("dangling_reference", s.file, s.line, detail, s.line_text, subject=r.name))
     return out

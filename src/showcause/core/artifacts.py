@@ -29,8 +29,12 @@ class Artifact:
     detail: str
     line_text: str = ""        # the output line that shows it; an artifact cut from the output is dropped
     tool_call: str = ""
+    # What it is about, as a field (never parsed back from `detail`): the test id of a test_regression, the
+    # retired name of a dangling_reference, the checker's rule of a new_type_error.
+    subject: str = ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("line_text")
+        data.pop("subject")     # the stable result fields (DESIGN.md); `detail` says it for readers
         return data

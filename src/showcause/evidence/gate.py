@@ -52,10 +52,9 @@ def _mentions(claim: Claim, artifact: Artifact) -> bool:
     said = " ".join([claim.claim, claim.location or "", claim.fix or "", *claim.evidence_refs])
     keys = {artifact.file, artifact.file.rsplit("/", 1)[-1]}
     if artifact.type == "test_regression":
-        test = _test_id(artifact)
-        keys |= {test, test.rsplit("::", 1)[-1]}
-    elif artifact.type == "dangling_reference" and artifact.detail.count("`") >= 2:
-        keys.add(artifact.detail.split("`")[1])
+        keys |= {artifact.subject, artifact.subject.rsplit("::", 1)[-1]}
+    elif artifact.type == "dangling_reference":
+        keys.add(artifact.subject)
     # Whole names only: `a.py` is not named by "data.py", nor `total` by "subtotal".
     return any(k and re.search(rf"(?<![\w$]){re.escape(k)}(?![\w$])", said) for k in keys)
 
@@ -64,13 +63,8 @@ def _matches(artifact: Artifact, ref: Ref) -> bool:
     if ref.kind == "location":
         return artifact.file == ref.file and artifact.line == ref.line
     if ref.kind == "test":
-        return artifact.type == "test_regression" and _test_id(artifact) == ref.text
+        return artifact.type == "test_regression" and artifact.subject == ref.text
     return False
-
-
-def _test_id(artifact: Artifact) -> str:
-    """A test_regression's detail is `<test id>: <outcome>`."""
-    return artifact.detail.rsplit(": ", 1)[0]
 
 
 def _shown_by(calls: list[ToolCall], ref: Ref) -> bool:

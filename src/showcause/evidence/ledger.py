@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,6 @@ from pydantic import ValidationError
 
 from showcause.analysis.retired import Retirement, dangling_artifacts
 from showcause.core import jsonsafe
-from showcause.core.artifacts import Artifact
 from showcause.core.errors import SandboxUnavailable, ToolArgumentError
 from showcause.core.records import ToolCall
 from showcause.tools.base import ToolContext, ToolOutput
@@ -67,13 +67,31 @@ def _cut(out: ToolOutput, limit: int) -> tuple[str, bool]:
     return f"{kept}… [output cut: {dropped} more characters not shown; {out.advice}]", True
 
 
+class _Numbering:
+    """The next call id of one review, shared by its views: handed out under a lock, so calls that run at
+    the same time (an MCP client's, the probes') never share an id."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._issued = 0
+
+    def reserve(self, count: int) -> int:
+        """The first of `count` consecutive ids (numbers) now reserved."""
+        with self._lock:
+            first = self._issued + 1
+            self._issued += count
+            return first
+
+
 class Ledger:
     """Runs tools through the registry, validates arguments, caps output, records everything."""
 
     def __init__(self, ctx: ToolContext, tools: Iterable[str] | None = None) -> None:
         self.ctx = ctx
-        self.calls: list[ToolCall] = []
+        self.calls: list[ToolCall] = []            # in id order
         self.tools = frozenset(tools) if tools is not None else None   # None: every registered tool
+        self._numbering = _Numbering()
+        self._record_lock = threading.Lock()
 
     def view(self, side: str, tools: Iterable[str]) -> Ledger:
         """A ledger over another tree of the same snapshot, limited to `tools`, that shares this record.
@@ -81,7 +99,7 @@ class Ledger:
         Its calls get the next ids of this review and are recorded with `tree=side`.
         """
         other = Ledger(replace(self.ctx, side=side), tools)
-        other.calls = self.calls
+        other.calls, other._numbering, other._record_lock = self.calls, self._numbering, self._record_lock
         return other
 
     def retirement(self) -> Retirement:
@@ -94,22 +112,24 @@ class Ledger:
             self.ctx.cache["retirement"] = found
         return found
 
-    def next_id(self) -> str:
-        return f"T{len(self.calls) + 1}"
+    def _record(self, done: list[ToolCall]) -> None:
+        with self._record_lock:
+            self.calls.extend(done)
+            self.calls.sort(key=lambda c: int(c.id[1:]))
 
     def call(self, name: str, args: Any) -> ToolCall:
-        call = self._execute(self.next_id(), name, args)
-        self.calls.append(call)
+        call = self._execute(f"T{self._numbering.reserve(1)}", name, args)
+        self._record([call])
         return call
 
     def call_many(self, requests: list[tuple[str, Any]], workers: int = 2) -> list[ToolCall]:
         """Run several calls concurrently; ids follow the order of `requests`, as if run one by one."""
-        first = len(self.calls) + 1
+        first = self._numbering.reserve(len(requests))
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
             futures = [pool.submit(self._execute, f"T{first + i}", name, args)
                        for i, (name, args) in enumerate(requests)]
             done = [f.result() for f in futures]
-        self.calls.extend(done)
+        self._record(done)
         return done
 
     def _execute(self, call_id: str, name: str, args: Any) -> ToolCall:
@@ -144,7 +164,7 @@ class Ledger:
         # Only what was actually shown counts: anything cut away can never be cited. Lines are what `_cut`
         # keeps whole: split at \n only (str.splitlines would also split a shown line at U+2028, \f …).
         lines = set(text.split("\n"))
-        artifacts = [Artifact(a.type, a.file, a.line, a.detail, a.line_text, call_id)
+        artifacts = [replace(a, tool_call=call_id)
                      for a in out.artifacts if a.line_text in lines]
         shown = [s for s in out.shown if s.line_text in lines]
         if self.ctx.side != "head":

@@ -39,7 +39,7 @@ def _test_claim(call: ToolCall) -> Claim | None:
     arts = [a for a in call.artifacts if a.type == "test_regression"]
     if not arts:
         return None
-    ids = [a.detail.rsplit(": ", 1)[0] for a in arts]
+    ids = [a.subject for a in arts]
     listed = ", ".join(ids[:_MAX_LISTED]) + (f" and {len(ids) - _MAX_LISTED} more" if len(ids) > _MAX_LISTED else "")
     return Claim(claim=f"The change breaks {listed}: failing on head, passing on base (or new and failing).",
                  severity="high", location=arts[0].file, evidence_refs=[call.id, *ids[:_MAX_LISTED]],
@@ -62,7 +62,7 @@ def _dangling_claim(call: ToolCall, name: str) -> Claim | None:
     # The search for one name can show lines using other retired names too: keep this name's, once each.
     seen: dict[tuple[str, int | None], Artifact] = {}
     for a in call.artifacts:
-        if a.type == "dangling_reference" and a.detail.startswith(f"`{name}`"):
+        if a.type == "dangling_reference" and a.subject == name:
             seen.setdefault((a.file, a.line), a)
     arts = list(seen.values())
     if not arts:

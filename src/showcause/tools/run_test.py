@@ -105,7 +105,8 @@ class RunTestTool:
                     line += f" — {o.message[:240]}"
                 # The artifact is a test the change made fail: passing on base, or new and failing.
                 if base == "passed" or new:
-                    artifacts.append(Artifact("test_regression", file, None, f"{o.test}: {o.outcome}", line))
+                    artifacts.append(Artifact("test_regression", file, None, f"{o.test}: {o.outcome}", line,
+                                              subject=o.test))
             lines.append(line)
             shown.append(Shown(file, None, line, test=o.test))
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))

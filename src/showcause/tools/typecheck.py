@@ -118,6 +118,7 @@ class TypecheckTool:
                 lines.append(line)
                 shown.append(Shown(d.file, d.line, line))
                 if new:
-                    artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line))
+                    artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line,
+                                              subject=d.code))
         return ToolOutput(text="\n".join(lines), ok=ok, shown=shown, artifacts=artifacts, isolation=isolation,
                           advice="new errors are listed first")
