@@ -35,7 +35,7 @@ test: setup
 # on PATH): reviews then run at the unshare level where it works, and are refused where it does not.
 test-without-bwrap: setup
 	rm -rf .cache/no-bwrap && mkdir -p .cache/no-bwrap
-	ln -s $(CURDIR)/tests/hosts/ubuntu-24.04/bwrap .cache/no-bwrap/bwrap
+	ln -s $(CURDIR)/tests/support/hosts/ubuntu-24.04/bwrap .cache/no-bwrap/bwrap
 	PATH="$(CURDIR)/.cache/no-bwrap:$$PATH" $(MAKE) test
 
 # A real OpenAI-compatible server (llama-cpp-python, built from source: minutes on 2 cores, then cached by pip)

@@ -3,7 +3,7 @@
 Every entry is a small repository change plus, usually, a scripted model conversation. It runs through
 the real command line — `showcause review --case DIR [--model scripted:FILE] --format json` — and must give
 exactly the verdict, the per-claim gate status and the exit code its `entry.json` states. Entries with a
-`transport` run the same conversation over a loopback OpenAI or Anthropic server (tests/llm_servers.py)
+`transport` run the same conversation over a loopback OpenAI or Anthropic server (tests/support/llm_servers.py)
 and also check where injected text reached the model: only in tool results or in the task, plan, diff and
 probe sections of the user message, never in the system prompt.
 

@@ -1,6 +1,6 @@
 """Hosts without a sandbox that hides the host: nothing of the repository runs, and no review passes.
 
-The hosts are real: `tests/hosts/<host>/bwrap` and `unshare` are executables that fail exactly as bubblewrap
+The hosts are real: `tests/support/hosts/<host>/bwrap` and `unshare` are executables that fail exactly as bubblewrap
 and util-linux unshare fail on GitHub's ubuntu-24.04 runners (AppArmor refuses the user namespace) and in a
 docker container (namespaces refused even to root). Put first on PATH, they make this machine such a host.
 """

@@ -5,7 +5,7 @@ user namespaces are refused.
    traverse root's home, where the interpreter often lives (pyenv): so the run gets its own mount namespace
    in which each such directory is a tmpfs holding binds of exactly what the run needs (nothing on the host
    changes).
-2. As root on a host that refuses user namespaces even to root (`tests/degraded/root-without-userns/`: real
+2. As root on a host that refuses user namespaces even to root (`tests/support/degraded/root-without-userns/`: real
    `bwrap` and `unshare` executables that fail there as the real ones do): the `unshare` level then builds
    its root without a user namespace of its own.
 Every test of the attack corpus, the runner, the signal and the fail-closed files must pass there too; their
@@ -120,7 +120,7 @@ def test_sandbox_suites_pass_as_root_without_user_namespaces():
 
 
 def _run_without_userns(tmp_path: Path) -> None:
-    degraded = Path(__file__).resolve().parent / "degraded" / "root-without-userns"
+    degraded = Path(__file__).resolve().parent / "support" / "degraded" / "root-without-userns"
     env = {**os.environ, "PATH": f"{degraded}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTEST_CURRENT_TEST", None)
     probe = subprocess.run([sys.executable, "-c", "from showcause.sandbox.levels import probe; "
