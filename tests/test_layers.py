@@ -28,7 +28,8 @@ RANKS = {
     "bench": 9,
     "cli": 10,
 }
-ROOT = "showcause"   # the package itself: its __init__ imports only core (the façade is loaded lazily)
+ROOT = "showcause"   # the package itself: its __init__ imports core, and the service only for type checkers
+# (at run time the façade loads lazily: tests/test_public_api.py)
 
 
 def _package(path: Path) -> str:
@@ -71,7 +72,7 @@ def test_every_package_has_a_layer():
 def _upward(edges: dict[tuple[str, str], list[str]]) -> list[str]:
     upward = []
     for (here, there), where in sorted(edges.items()):
-        ok = there == "core" if here == ROOT else there == ROOT or RANKS[there] < RANKS[here]
+        ok = there in ("core", "service") if here == ROOT else there == ROOT or RANKS[there] < RANKS[here]
         if not ok:
             upward += where
     return upward
@@ -117,3 +118,45 @@ def test_the_checks_see_an_upward_import_and_a_cycle(tmp_path: Path, monkeypatch
     edges = _edges()
     assert _upward(edges) == ["core/x.py:2 imports showcause.judges.mechanical"]
     assert _cycles(edges) == ["core -> judges", "judges -> core"]
+
+
+# The front ends reach a review only through the service façade (showcause/service/__init__.py). Beside it the
+# CLI keeps the process itself (signal handling, slots), and the bench its own packages; `bench/verify.py`
+# checks case labels by running single probes, so it reaches the probes directly.
+_FRONT_ENDS = {
+    "cli": ("showcause.core.", "showcause.service", "showcause.bench.", "showcause.sandbox.lifecycle",
+            "showcause.sandbox.runner"),
+    "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
+              "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.snapshot.gitcmd"),
+}
+_PROBING = {"bench/verify.py"}
+
+
+def _front_end_bypasses() -> list[str]:
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        here, rel = _package(path), str(path.relative_to(SRC))
+        if here not in _FRONT_ENDS or rel in _PROBING:
+            continue
+        for line, name in _imports(path):
+            facade = name in (ROOT, "showcause.service")
+            if facade or (name.startswith(_FRONT_ENDS[here]) and not name.startswith("showcause.service.")):
+                continue
+            found.append(f"{rel}:{line} imports {name}")
+    return found
+
+
+def test_the_cli_and_the_bench_review_only_through_the_service_facade():
+    assert _front_end_bypasses() == []
+
+
+def test_the_facade_check_sees_a_bypass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    fake = tmp_path / "showcause"
+    (fake / "bench").mkdir(parents=True)
+    (fake / "cli.py").write_text("from showcause.service import review_change\nfrom showcause.judges import base\n")
+    (fake / "bench" / "attempts.py").write_text("from showcause.service.review import run_review\n"
+                                                "from showcause.service import review_change\n")
+    (fake / "bench" / "verify.py").write_text("from showcause.tools.run_test import allowlist\n")
+    monkeypatch.setattr(sys.modules[__name__], "SRC", fake)
+    assert _front_end_bypasses() == ["bench/attempts.py:1 imports showcause.service.review",
+                                     "cli.py:2 imports showcause.judges"]

@@ -11,21 +11,19 @@ from typing import Annotated, Any
 
 import typer
 
-from showcause.core import jsonsafe
-from showcause.core.errors import EXIT_BAD_INPUT, EXIT_INCONCLUSIVE, Interrupted, SandboxUnavailable, ShowcauseError
+from showcause import service
+from showcause.core.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INCONCLUSIVE,
+    InputError,
+    Interrupted,
+    SandboxUnavailable,
+    ShowcauseError,
+)
 from showcause.core.hostproc import sanitize_process_path
-from showcause.core.result import exit_code
-from showcause.evidence.ledger import Ledger
-from showcause.judges.base import ReviewRequest, all_modes
-from showcause.judges.blindness import thresholds
-from showcause.render import render
-from showcause.sandbox import lifecycle
-from showcause.sandbox.lifecycle import forget_dir, track_dir
+from showcause.sandbox.lifecycle import forget_dir, install_handlers, remove_tracked_dirs, track_dir
 from showcause.sandbox.runner import process_slots
-from showcause.service.decision import review_decision
-from showcause.service.inputs import open_snapshot, tool_context
-from showcause.service.review import run_review
-from showcause.tools.registry import all_tools, get_tool, tool_schemas, tools_markdown
+from showcause.service import ChangeSource, ReviewOptions
 
 __all__ = ["app", "main"]
 
@@ -66,12 +64,12 @@ def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the J
                markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/tools.md.")] = False) -> None:
     """List the tools and their arguments (generated from the tool registry)."""
     if as_json:
-        typer.echo(json.dumps(tool_schemas(), indent=2))
+        typer.echo(json.dumps(service.tool_schemas(), indent=2))
         return
     if markdown:
-        typer.echo(tools_markdown(), nl=False)
+        typer.echo(service.tools_markdown(), nl=False)
         return
-    for schema in tool_schemas():
+    for schema in service.tool_schemas():
         props: dict[str, Any] = schema["input_schema"].get("properties", {})
         required = set(schema["input_schema"].get("required", []))
         args = ", ".join(f"{k}{'' if k in required else '?'}" for k in props) or "no arguments"
@@ -91,19 +89,10 @@ def tools_run(
     Exit 0 when the call ran (refused arguments included: `ok` is false), 2 bad input, 3 when the call could
     not run because no sandbox that hides the host works here (SANDBOX_UNAVAILABLE).
     """
-    if get_tool(tool) is None:
-        _fail(f"unknown tool {tool!r}; known: {', '.join(t.name for t in all_tools())}")
     try:
-        parsed = jsonsafe.loads(args, max_bytes=jsonsafe.MAX_ARGS_BYTES)
-    except jsonsafe.ParseLimitError as exc:
-        _fail(f"--args refused: {exc.msg}")
-        return
-    except json.JSONDecodeError as exc:
-        _fail(f"--args is not valid JSON: {exc.msg}")
-        return
-    try:
-        with open_snapshot(case=case, repo=repo, diff=diff, base=base, head=head) as snap:
-            call = Ledger(tool_context(snap, config, isolation=isolation)).call(tool, parsed)
+        service.check_tool(tool)
+        call = service.run_tool(ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head), tool,
+                                service.parse_tool_args(args), config=config, isolation=isolation)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
@@ -113,9 +102,6 @@ def tools_run(
         typer.echo(call.output)
     if call.error == SandboxUnavailable.code:
         raise typer.Exit(SandboxUnavailable.exit_code)
-
-
-FORMATS = ("json", "markdown", "sarif", "github", "text")
 
 
 def _write_output(text: str, output: Path | None) -> None:
@@ -163,18 +149,13 @@ def review(
 
     With --decision: exit 0 for any completed verdict, 1 only with --fail-on, 2 bad input, 3 failed review.
     """
-    try:
-        thresholds(blindness_warn, blindness_leak)  # flags checked now; the policy fills in the others later
-    except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
-        return
     if decision is not None:
         if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan)):
             _fail("--decision takes no --case, --repo, --diff, --base, --head, --task or --plan")
         if output is not None and not output.parent.is_dir():
             _fail(f"--output directory {output.parent} does not exist")
         try:
-            _result, text, code = review_decision(decision, mode=mode, model=model, base_url=base_url, fmt=fmt,
+            _result, text, code = service.review_decision(decision, mode=mode, model=model, base_url=base_url, fmt=fmt,
                                                   fail_on=fail_on, warn=blindness_warn, leak=blindness_leak,
                                                   config=config)
         except ShowcauseError as exc:
@@ -182,30 +163,28 @@ def review(
             return
         _write_output(text, output)
         raise typer.Exit(code)
-    if fmt not in FORMATS:
-        _fail(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
-    fail_on = fail_on or "MODIFY"
-    if fail_on not in ("MODIFY", "WARNING", "never"):
-        _fail(f"unknown --fail-on {fail_on!r}; use MODIFY, WARNING or never")
-    if task_file is not None:
-        try:
-            task = task_file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            _fail(f"cannot read --task-file {task_file}: {exc}")
-    if output is not None and not output.parent.is_dir():
-        _fail(f"--output directory {output.parent} does not exist")
     try:
-        with open_snapshot(case=case, repo=repo, diff=diff, base=base, head=head) as snap:
-            chosen = mode or ("evidence_gate" if model else "mechanical")
-            case_fields = snap.case.task if snap.case else {}
-            request = ReviewRequest.from_case_input(case_fields, task=task, plan=plan, model=model, base_url=base_url)
-            request.blindness_warn, request.blindness_leak = blindness_warn, blindness_leak
-            result = run_review(tool_context(snap, config, isolation=isolation), chosen, request)
+        rule = service.check_report_options(fmt, fail_on)
+        if task_file is not None:
+            task = _read_task(task_file)
+        if output is not None and not output.parent.is_dir():
+            raise InputError(f"--output directory {output.parent} does not exist")
+        result = service.review_change(
+            ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head),
+            ReviewOptions(mode=mode, model=model, base_url=base_url, config=config, isolation=isolation, task=task,
+                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak))
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
-    _write_output(render(result, fmt), output)
-    raise typer.Exit(exit_code(result, fail_on))
+    _write_output(service.render_result(result, fmt), output)
+    raise typer.Exit(service.exit_code(result, rule))
+
+
+def _read_task(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read --task-file {path}: {exc}") from None
 
 
 @cases_app.command("verify")
@@ -218,11 +197,9 @@ def cases_verify(
 
     from showcause.bench.cases import find_cases
     from showcause.bench.verify import verify_case
-    from showcause.sandbox.policy import load_policy
-    from showcause.sandbox.runner import available_isolation
 
     try:
-        available_isolation(load_policy())   # labels are checked by running tests: never without a sandbox
+        service.require_sandbox()   # labels are checked by running tests: never without a sandbox
         paths = find_cases(cases_dir)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
@@ -323,16 +300,11 @@ def sandbox_status(
     as_json: Annotated[bool, typer.Option("--json", help="Print the probes as JSON.")] = False,
 ) -> None:
     """Which isolation level a review gets here, and why a level does not work. Exit 0, or 3 without one."""
-    from showcause.sandbox.policy import load_policy
-    from showcause.sandbox.status import sandbox_report
-    from showcause.service.inputs import with_isolation
-
     try:
-        policy = with_isolation(load_policy(), isolation)
+        doc, text = service.sandbox_status(isolation)
     except ShowcauseError as exc:
         _fail(exc.message, exc.exit_code)
         return
-    doc, text = sandbox_report(policy)
     typer.echo(json.dumps(doc, indent=2) if as_json else text)
     raise typer.Exit(EXIT_INCONCLUSIVE if doc.get("error") else 0)
 
@@ -340,14 +312,14 @@ def sandbox_status(
 @app.command("modes")
 def modes() -> None:
     """List the review modes."""
-    for judge in all_modes():
+    for judge in service.modes():
         typer.echo(f"{judge.name}{' (needs --model)' if judge.needs_model else ''}\n    {judge.description}")
 
 
 def _interrupted(signum: int) -> None:
     # Every sandboxed process is already dead (the handler killed them); leave no temporary tree behind
     # and do not wait for worker threads: a signal ends the run within moments.
-    lifecycle.remove_tracked_dirs()
+    remove_tracked_dirs()
     typer.echo(f"showcause: interrupted by signal {signum}", err=True)
     sys.stdout.flush()
     os._exit(128 + signum)
@@ -357,7 +329,7 @@ def _internal_error(exc: Exception) -> None:
     # The last resort: one line and exit 3 (a failed run, never read as a block); the traceback only on request.
     import traceback
 
-    lifecycle.remove_tracked_dirs()
+    remove_tracked_dirs()
     debug = os.environ.get("SHOWCAUSE_DEBUG", "") not in ("", "0")
     if debug:
         traceback.print_exception(exc, file=sys.stderr)
@@ -371,7 +343,7 @@ def main() -> None:
     # Run from inside a checkout, a relative PATH entry ("", ".", node_modules/.bin) names the checkout's
     # programs: no lookup of this process may see one, whichever module makes it.
     sanitize_process_path()
-    lifecycle.install_handlers()
+    install_handlers()
     try:
         app()
     except Interrupted as exc:

@@ -18,11 +18,9 @@ from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_tok
 from showcause.bench.metering import MeteredProvider
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError
-from showcause.judges.base import ReviewRequest
 from showcause.providers.registry import wrapping_providers
 from showcause.sandbox.policy import Policy
-from showcause.service.inputs import open_snapshot, tool_context
-from showcause.service.review import run_review
+from showcause.service import ChangeSource, ReviewOptions, review_change
 
 __all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
 
@@ -80,13 +78,11 @@ def _review(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
     out: dict[str, Any] = {"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
                            "error": None, "claims": [], "tool_calls": 0, "served_model": None, "prompts": {}}
     try:
-        with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)), \
-                open_snapshot(case=job.case.path) as snap:
-            ctx = tool_context(snap, policy.config, isolation=policy.isolation)
-            ctx.eager_base = False   # many reviews share the cores: no speculative base checks
-            request = ReviewRequest.from_case_input(job.case.doc.input.model_dump(), model=job.model,
-                                                    base_url=policy.base_url if job.model else None)
-            result = run_review(ctx, job.mode, request)
+        with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)):
+            # eager_base off: many reviews share the cores, so no speculative base checks.
+            result = review_change(ChangeSource(case=job.case.path), ReviewOptions(
+                mode=job.mode, model=job.model, base_url=policy.base_url if job.model else None,
+                config=policy.config, isolation=policy.isolation, eager_base=False))
         out.update({"verdict": result.verdict, "model_verdict": result.model_verdict,
                     "status": "error" if result.error else "ok", "error": result.error,
                     "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),

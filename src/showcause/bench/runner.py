@@ -32,7 +32,7 @@ from showcause.judges.base import get_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
-from showcause.service.inputs import with_isolation
+from showcause.service import with_isolation
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 

@@ -8,7 +8,6 @@ one string; anything else is a `MalformedAnswer` worded for the one repair turn.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -84,12 +83,7 @@ def load_decision(path: Path) -> DecisionInput:
         raise InputError(f"{path}: {exc.msg}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the decision file: {exc}") from None
-    try:
-        data = jsonsafe.loads(raw, max_bytes=jsonsafe.MAX_DECISION_BYTES)
-    except jsonsafe.ParseLimitError as exc:
-        raise InputError(f"{path}: {exc.msg}") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    data = jsonsafe.loads_input(raw, max_bytes=jsonsafe.MAX_DECISION_BYTES, label=str(path))
     if not isinstance(data, dict):
         raise InputError(f"{path}: a decision is a JSON object")
     try:

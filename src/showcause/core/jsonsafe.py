@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from showcause.core.errors import InputError
+
 __all__ = [
     "MAX_ARGS_BYTES",
     "MAX_CASE_BYTES",
@@ -36,6 +38,7 @@ __all__ = [
     "extent",
     "load_file",
     "loads",
+    "loads_input",
     "read_capped",
 ]
 
@@ -117,6 +120,17 @@ def loads(text: str | bytes, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> A
     if text.count("[") + text.count("{") > max_depth:   # fewer brackets than the cap cannot nest past it
         extent(text, 0, max_depth)
     return json.loads(text)
+
+
+def loads_input(text: str | bytes, *, max_bytes: int, label: str, refused: str = "") -> Any:
+    """`loads` for input a user gave: a refusal or bad JSON is an InputError naming ``label`` (``refused``
+    goes between the label and the reason of a refusal, e.g. " refused")."""
+    try:
+        return loads(text, max_bytes=max_bytes)
+    except ParseLimitError as exc:
+        raise InputError(f"{label}{refused}: {exc.msg}") from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{label}: not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
 
 
 def read_capped(path: Path, max_bytes: int) -> str:

@@ -1,2 +1,17 @@
-"""The review service: assemble a review from its inputs, run it, render it. The CLI, the bench and the MCP
-server call this layer, and nothing below it directly."""
+"""The one review service: assemble -> run -> render, for a code change and for a decision document.
+
+The CLI, the bench and the MCP server call only what is exported here; everything below (snapshots, the
+sandbox, tools, the ledger and gate, judges, renderers) is reached through it.
+"""
+
+from showcause.service.catalog import modes, tool_schemas, tools_markdown
+from showcause.service.change import ChangeSource, ReviewOptions, default_mode, review_change
+from showcause.service.decision import review_decision
+from showcause.service.hoststatus import require_sandbox, sandbox_status
+from showcause.service.inputs import with_isolation
+from showcause.service.report import FAIL_ON, FORMATS, check_report_options, exit_code, render_result
+from showcause.service.toolcall import check_tool, parse_tool_args, run_tool
+
+__all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool",
+           "default_mode", "exit_code", "modes", "parse_tool_args", "render_result", "require_sandbox", "review_change",
+           "review_decision", "run_tool", "sandbox_status", "tool_schemas", "tools_markdown", "with_isolation"]

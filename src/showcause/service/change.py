@@ -1,0 +1,70 @@
+"""The façade for a code change: what to review and how -> one ReviewResult.
+
+The CLI, the bench and the MCP server describe a review with a `ChangeSource` (where the two trees come from)
+and `ReviewOptions` (mode, model, config, isolation, the task); `review_change` assembles the snapshot, the
+policy and the request, runs the mode and returns the gated result. Nothing above this module builds a
+snapshot, a tool context or a request itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from showcause.core.result import ReviewResult
+from showcause.judges.base import ReviewRequest
+from showcause.judges.blindness import thresholds
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
+
+__all__ = ["ChangeSource", "ReviewOptions", "default_mode", "review_change"]
+
+
+@dataclass(frozen=True)
+class ChangeSource:
+    """Exactly one of ``case`` (a repo case folder) or ``repo`` (a repository, with ``diff`` or ``base``/``head``,
+    or neither: its working tree)."""
+
+    case: Path | None = None
+    repo: Path | None = None
+    diff: Path | None = None
+    base: str | None = None
+    head: str | None = None
+
+
+@dataclass(frozen=True)
+class ReviewOptions:
+    """How to review. ``task``/``plan`` given here win over a case's own; ``eager_base`` lets the probes
+    start base-tree checks speculatively (off where many reviews share the cores)."""
+
+    mode: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    config: Path | None = None
+    isolation: str | None = None
+    task: str | None = None
+    plan: str | None = None
+    blindness_warn: float | None = None
+    blindness_leak: float | None = None
+    eager_base: bool = True
+
+
+def default_mode(model: str | None) -> str:
+    """The mode of a code-change review when none is named: the mechanical judge without a model."""
+    return "evidence_gate" if model else "mechanical"
+
+
+def review_change(source: ChangeSource, options: ReviewOptions | None = None) -> ReviewResult:
+    """Review one change. Bad input raises InputError (exit 2) before any work; a review that could not run
+    its probes is an INCONCLUSIVE result with an error code, never a pass."""
+    options = options or ReviewOptions()
+    thresholds(options.blindness_warn, options.blindness_leak)   # checked before the trees are copied
+    with open_snapshot(case=source.case, repo=source.repo, diff=source.diff, base=source.base,
+                       head=source.head) as snap:
+        ctx = tool_context(snap, options.config, isolation=options.isolation)
+        ctx.eager_base = options.eager_base
+        request = ReviewRequest.from_case_input(snap.case.task if snap.case else {}, task=options.task,
+                                                plan=options.plan, model=options.model,
+                                                base_url=options.base_url)
+        request.blindness_warn, request.blindness_leak = options.blindness_warn, options.blindness_leak
+        return run_review(ctx, options.mode or default_mode(options.model), request)
