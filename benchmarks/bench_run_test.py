@@ -43,7 +43,7 @@ def main() -> None:
     from showcause.sandbox.runner import available_isolation
     from showcause.snapshot import from_dir
     from showcause.tools.base import ToolContext
-    from showcause.tools.test_runners import run_tests
+    from showcause.tools.testexec import run_tests
 
     policy = load_policy()
     with tempfile.TemporaryDirectory() as tmp:

@@ -25,7 +25,7 @@ from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blind import READ_TOOLS
 from showcause.judges.blindness import Thresholds, check_blindness, words
-from showcause.judges.decision import DecisionOptions, run_decision
+from showcause.judges.decision_modes import DecisionOptions, run_decision
 from showcause.judges.loop import Budget
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review

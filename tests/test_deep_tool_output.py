@@ -11,7 +11,7 @@ from builders import write_tree
 from deep import DEEP, LISTS
 from showcause.tools.diagnostics import parse_pyright
 from showcause.tools.pyright_config import configured_files
-from showcause.tools.test_runners import _read_junit, _read_pytest
+from showcause.tools.testexec import _read_junit, _read_pytest
 
 # ---- JSON that sandboxed tools print or write ------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SUITES = ["tests/test_attacks.py", "tests/test_runner.py", "tests/test_signals.py", "tests/test_fail_closed.py"]
+SUITES = ["tests/test_attacks.py", "tests/test_sandbox_runner.py", "tests/test_signals.py", "tests/test_fail_closed.py"]
 UID = 65534
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import showcause.sandbox.toolchain as toolchain
-import showcause.symbols.workers as workers
+import showcause.symbols.pool as workers
 from showcause.core.hostproc import HOST_CWD, host_env, isolated_python, safe_path, sanitize_process_path, which
 from showcause.providers.keys import CommandKey
 from showcause.sandbox.rg import rg_binary, rg_env
@@ -85,9 +85,9 @@ def test_host_env_is_an_allowlist(hostile_cwd: tuple[Path, Path], monkeypatch: p
 
 
 def test_isolated_python_argv() -> None:
-    argv = isolated_python("showcause.symbols.worker")
+    argv = isolated_python("showcause.symbols.extract_worker")
     assert argv[0] == os.path.abspath(sys.executable) and argv[1] == "-I" and argv[2] == "-c"
-    assert "from showcause.symbols.worker import main" in argv[3]
+    assert "from showcause.symbols.extract_worker import main" in argv[3]
     assert Path(argv[4], "showcause", "core", "hostproc.py").is_file()  # the package parent, named explicitly
     with pytest.raises(ValueError):
         isolated_python("os; import evil")

@@ -15,16 +15,16 @@ from typing import Any
 import pytest
 
 import showcause.symbols.cache as cache_module
-import showcause.symbols.workers as workers_module
+import showcause.symbols.pool as workers_module
 from showcause.core.errors import InputError
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import from_case
 from showcause.symbols import FileSymbols, SymbolIndex, language_for, parse_symbols
 from showcause.symbols.cache import digest_of
+from showcause.symbols.extract_worker import extract_jobs, read_frame, write_frame
 from showcause.symbols.index import clear_caches
 from showcause.symbols.languages import resolve_python_import
-from showcause.symbols.worker import extract_jobs, read_frame, write_frame
-from showcause.symbols.workers import PARALLEL_MIN_FILES
+from showcause.symbols.pool import PARALLEL_MIN_FILES
 
 REPO_CASES = Path(__file__).resolve().parent.parent / "repo_cases"
 STDLIB_EMAIL = Path(json.__file__).resolve().parent.parent / "email"

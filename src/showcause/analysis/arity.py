@@ -38,7 +38,7 @@ from showcause.core.analysis_budget import AnalysisBudget
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolIndex, language_for
 from showcause.symbols.languages import ParseTimeout, parse_within, read_source, resolve_python_import
-from showcause.symbols.workers import PARALLEL_MIN_FILES
+from showcause.symbols.pool import PARALLEL_MIN_FILES
 
 __all__ = ["MAX_CALLER_FILES", "MAX_CALL_SITES", "MAX_CHANGED_FILES", "MAX_FUNCTIONS", "ArityMismatch", "Shape",
            "arity_changes"]

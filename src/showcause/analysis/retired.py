@@ -24,7 +24,7 @@ from showcause.core.artifacts import Artifact, Shown
 from showcause.sandbox.rg import rg_files_with_words, rg_words_in
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex, language_for
-from showcause.symbols.workers import PARALLEL_MIN_FILES
+from showcause.symbols.pool import PARALLEL_MIN_FILES
 
 __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 

@@ -12,7 +12,7 @@ from showcause.evidence.ledger import Ledger
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.run_test import allowlist
-from showcause.tools.test_runners import run_tests, split_test_id
+from showcause.tools.testexec import run_tests, split_test_id
 
 __all__ = ["Verdict", "verify_case"]
 

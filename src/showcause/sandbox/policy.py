@@ -63,7 +63,7 @@ class Policy:
     blindness_warn: float = 0.15
     blindness_leak: float = 0.5
     # Files of a symbol-index load extracted in showcause's own process before worker processes start
-    # (symbols/workers.py); 0 starts one for every load, whatever the host's idle cores (tests use it).
+    # (symbols/pool.py); 0 starts one for every load, whatever the host's idle cores (tests use it).
     symbol_worker_min_files: int = 500
 
     def merged(self, data: dict[str, Any], origin: str) -> Policy:

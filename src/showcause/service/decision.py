@@ -8,7 +8,7 @@ from showcause.core.decision import load_decision
 from showcause.core.decision_result import DECISION_FAIL_ON, DecisionResult, decision_exit_code
 from showcause.core.errors import InputError
 from showcause.judges.blindness import Thresholds, thresholds
-from showcause.judges.decision import DECISION_MODES, DecisionOptions, run_decision
+from showcause.judges.decision_modes import DECISION_MODES, DecisionOptions, run_decision
 from showcause.judges.loop import Budget
 from showcause.render.decision import DECISION_FORMATS, render_decision
 from showcause.sandbox.policy import load_policy

@@ -4,7 +4,7 @@
   names): :mod:`showcause.symbols.walk`.  Files that must be read are read, hashed (blake2b) and extracted
   only when their digest is new to this index and to the process-wide content cache
   (:mod:`showcause.symbols.cache`); large loads are shared with worker processes
-  (:mod:`showcause.symbols.workers`).
+  (:mod:`showcause.symbols.pool`).
 * Definitions and imports of every file are extracted eagerly.  References are extracted at lookup time,
   only from the files whose current content holds the name's bytes (a name that occurs nowhere in a
   file cannot be referenced there), and kept per name until the index changes.  So a reference lookup
@@ -29,8 +29,8 @@ from .cache import CONTENT_CACHE_SIZE, cached_definitions, clear_content_caches,
 from .extract import SymbolHit
 from .grep import files_holding
 from .languages import MAX_FILE_BYTES, SKIP_DIRS, language_for, read_source, resolve_python_import
+from .pool import PARALLEL_MIN_FILES, Extractor, extraction_plan
 from .walk import Entry, Listing, Pending, check_paths, gc_paused, is_racy, root_identity, scan_paths, scan_tree
-from .workers import PARALLEL_MIN_FILES, Extractor, extraction_plan
 
 __all__ = ["CONTENT_CACHE_SIZE", "MAX_FILE_BYTES", "SKIP_DIRS", "SymbolIndex", "clear_caches"]
 
@@ -82,7 +82,7 @@ class SymbolIndex:
         ``workers``: processes that extract, this one included.  None (automatic): up to as many as there
         are usable cores, at most ``MAX_AUTO_WORKERS``, the others starting once ``worker_min_files``
         files of a load were extracted here and only on cores that were idle meanwhile (see
-        :class:`~showcause.symbols.workers.Extractor`; ``worker_min_files`` 0: at least one worker, at
+        :class:`~showcause.symbols.pool.Extractor`; ``worker_min_files`` 0: at least one worker, at
         once, on any host); 1: this process only; n > 1: n, starting at once.
         ``budget``: see the module docstring.
         """

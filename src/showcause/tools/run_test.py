@@ -9,7 +9,7 @@ from pydantic import Field, field_validator
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.test_runners import TestOutcome, discover_tests, run_base_tests, run_tests, split_test_id
+from showcause.tools.testexec import TestOutcome, discover_tests, run_base_tests, run_tests, split_test_id
 
 __all__ = ["RunTestTool", "allowlist"]
 

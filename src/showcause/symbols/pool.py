@@ -1,7 +1,7 @@
 """Definitions extraction for many files at once, shared with worker processes when the load is large.
 
 Parsing holds the GIL (the tree-sitter binding never releases it), so only processes run it in parallel.
-Workers are plain subprocesses (running :func:`showcause.symbols.worker.main`, see there for the
+Workers are plain subprocesses (running :func:`showcause.symbols.extract_worker.main`, see there for the
 protocol), not ``multiprocessing`` ones: those re-run the parent's ``__main__`` script in every child,
 and forking a process that runs threads is unsafe.  They are host processes started while a hostile tree
 may be the working directory, so they run isolated (:mod:`showcause.core.hostproc`).  One thread per worker
@@ -31,8 +31,8 @@ from showcause.core.hostproc import HOST_CWD, host_env, isolated_python
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
+from .extract_worker import GAVE_UP, Job, Result, read_frame, write_frame
 from .languages import ParseTimeout, read_source
-from .worker import GAVE_UP, Job, Result, read_frame, write_frame
 
 __all__ = ["MAX_AUTO_WORKERS", "PARALLEL_MIN_FILES", "Extractor", "auto_workers", "extraction_plan"]
 
@@ -90,7 +90,7 @@ class _Worker:
         # Isolated, from no directory of the user's, with no variable of ours: nothing of a reviewed tree
         # (a top-level pickle.py, sitecustomize.py, …) is importable in it, and it holds no secret.
         self._proc = subprocess.Popen(
-            isolated_python("showcause.symbols.worker"),
+            isolated_python("showcause.symbols.extract_worker"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=HOST_CWD,

@@ -13,7 +13,7 @@ from showcause.providers.base import Message, Provider
 from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
 
-__all__ = ["DecisionJudge", "EvidenceGateJudge", "ProposalFirst2PassJudge", "ProposalFirstJudge"]
+__all__ = ["EvidenceGateJudge", "MaterialOnlyJudge", "ProposalFirst2PassJudge", "ProposalFirstJudge"]
 
 
 def _provider(request: ReviewRequest) -> Provider:
@@ -60,7 +60,7 @@ class _OnePass:
         return _answer(ask_for_answer(provider, messages, _budget(ledger)), provider, {self.prompt: digest})
 
 
-class DecisionJudge(_OnePass):
+class MaterialOnlyJudge(_OnePass):
     name: ClassVar[str] = "decision_judge"
     description: ClassVar[str] = "Baseline: one pass, no tools, told to intervene only for a material problem."
     prompt: ClassVar[str] = "decision_judge"

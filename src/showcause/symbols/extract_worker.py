@@ -1,4 +1,4 @@
-"""A worker process for :mod:`showcause.symbols.workers`, which starts it and is the only one to talk to it.
+"""A worker process for :mod:`showcause.symbols.pool`, which starts it and is the only one to talk to it.
 
 Reads frames from stdin, each a pickled ``(seconds, jobs)``: the time the chunk may take (None: no limit
 but each parse's own) and a list of ``(path, language, digest)`` jobs.  It answers each with a frame holding
