@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from hashlib import blake2b
 from typing import TypeVar
 
@@ -59,29 +60,29 @@ def store_definitions(language: str, digest: bytes, definitions: FileDefinitions
     _put(_definitions, (language, digest), definitions)
 
 
+def _cached(table: OrderedDict[_Key, _V], data: bytes, language: str, digest: bytes | None,
+            parse: Callable[[], _V]) -> _V:
+    key = (language, digest if digest is not None else digest_of(data))
+    found = _get(table, key)
+    if found is None:
+        found = parse()
+        _put(table, key, found)
+    return found
+
+
 def definitions_for_content(
     data: bytes, language: str, file: str = "", digest: bytes | None = None, seconds: float | None = None
 ) -> FileDefinitions:
     """The definitions and imports of ``data``, extracted only if the cache does not hold them (``seconds``:
     the parse's time limit, see ``parse_within``; a parse that gives up raises and caches nothing)."""
-    key = (language, digest if digest is not None else digest_of(data))
-    found = _get(_definitions, key)
-    if found is None:
-        found = parse_definitions(data, language, file, seconds)
-        _put(_definitions, key, found)
-    return found
+    return _cached(_definitions, data, language, digest, lambda: parse_definitions(data, language, file, seconds))
 
 
 def symbols_for_content(
     data: bytes, language: str, file: str = "", digest: bytes | None = None, seconds: float | None = None
 ) -> FileSymbols:
     """The full symbols (references too) of ``data``, extracted only if the cache does not hold them."""
-    key = (language, digest if digest is not None else digest_of(data))
-    found = _get(_symbols, key)
-    if found is None:
-        found = parse_symbols(data, language, file, seconds)
-        _put(_symbols, key, found)
-    return found
+    return _cached(_symbols, data, language, digest, lambda: parse_symbols(data, language, file, seconds))
 
 
 def symbols_within(data: bytes, language: str, file: str, budget: AnalysisBudget | None) -> FileSymbols | None:
