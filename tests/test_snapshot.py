@@ -156,3 +156,45 @@ def test_special_files_and_symlinked_base_are_not_followed(tmp_path: Path):
     os.symlink(tmp_path / "real-base", other / "base")
     with pytest.raises(InputError, match="symlink"):
         from_case(other)
+
+
+def test_a_repository_without_a_patch_is_its_uncommitted_work_against_head(tmp_path: Path):
+    repo = git_repo(tmp_path / "r", [{"a.py": "a = 1\n", "b.py": "b = 1\n", "c.py": "c = 1\n",
+                                      ".gitignore": "*.log\n"}])
+    (repo / "a.py").write_text("a = 2\n")                     # unstaged
+    (repo / "b.py").write_text("b = 2\n")
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)   # staged
+    (repo / "c.py").unlink()                                  # deleted
+    (repo / "new.py").write_text("n = 1\n")                   # untracked, not ignored
+    (repo / "debug.log").write_text("ignored")
+    with from_dir(repo) as snap:
+        assert sorted(snap.diff.files) == ["a.py", "b.py", "c.py", "new.py"]
+        assert sorted(p.name for p in snap.base.iterdir()) == [".gitignore", "a.py", "b.py", "c.py"]
+        assert sorted(p.name for p in snap.head.iterdir()) == [".gitignore", "a.py", "b.py", "new.py"]
+        assert (snap.base / "a.py").read_text() == "a = 1\n" and (snap.head / "a.py").read_text() == "a = 2\n"
+        assert "uncommitted changes against HEAD" in snap.label
+    assert (repo / "a.py").read_text() == "a = 2\n"   # the working tree is never written
+
+
+def test_uncommitted_work_in_a_subdirectory_and_in_a_repository_with_no_commit(tmp_path: Path):
+    repo = git_repo(tmp_path / "r", [{"pkg/m.py": "m = 1\n", "top.py": "t = 1\n"}])
+    (repo / "pkg" / "m.py").write_text("m = 2\n")
+    (repo / "top.py").write_text("t = 2\n")
+    with from_dir(repo / "pkg") as snap:
+        assert sorted(snap.diff.files) == ["m.py"]
+        assert (snap.base / "m.py").read_text() == "m = 1\n"
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=fresh, check=True)
+    (fresh / "x.py").write_text("x = 1\n")
+    with from_dir(fresh) as snap:
+        assert list(snap.base.iterdir()) == [] and sorted(snap.diff.files) == ["x.py"]
+
+
+def test_a_clean_working_tree_is_nothing_to_review_not_a_pass(tmp_path: Path):
+    repo = git_repo(tmp_path / "r", [{"a.py": "a = 1\n"}])
+    proc = subprocess.run([str(Path(__file__).resolve().parents[1] / ".venv/bin/showcause"), "review", "--repo",
+                           str(repo)], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"showcause: error: nothing to review: the working tree of {repo} has no change against "
+                           "HEAD (review a change with --diff FILE or --base REF --head REF)\n")

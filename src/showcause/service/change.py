@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from showcause.core.errors import InputError
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blindness import thresholds
@@ -61,6 +62,12 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
     thresholds(options.blindness_warn, options.blindness_leak)   # checked before the trees are copied
     with open_snapshot(case=source.case, repo=source.repo, diff=source.diff, base=source.base,
                        head=source.head) as snap:
+        if not snap.diff.files:
+            # Nothing was compared, so nothing can be said about it: never a KEEP that reads as "checked".
+            what = (f"the working tree of {source.repo} has no change against HEAD" if source.repo is not None
+                    else f"{snap.label}: base and head are the same")
+            raise InputError(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
+                             "--head REF)")
         ctx = tool_context(snap, options.config, isolation=options.isolation)
         ctx.eager_base = options.eager_base
         request = ReviewRequest.from_case_input(snap.case.task if snap.case else {}, task=options.task,

@@ -239,14 +239,36 @@ def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
         raise
 
 
-def _tracked_files(path: Path) -> list[str]:
-    """Tracked files under `path`, relative to it (untracked and ignored files are left out)."""
-    proc = git_bytes(["ls-files", "-z", "--cached", "--", "."], cwd=path)
+def _tracked_files(path: Path, untracked: bool = False) -> list[str]:
+    """Tracked files under `path`, relative to it; with ``untracked``, also the untracked ones git does not
+    ignore (ignored files are always left out). No filter or fsmonitor runs: only the index and a walk."""
+    others = ["--others", "--exclude-standard"] if untracked else []
+    proc = git_bytes(["ls-files", "-z", "--cached", *others, "--", "."], cwd=path)
     return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
 
 
+def _export_head(top: Path, path: Path, dst: Path, scratch: Path) -> None:
+    """`path`'s part of the HEAD commit at `dst` (empty in a repository with no commit yet)."""
+    proc = git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], cwd=top, check=False, discover=True)
+    if proc.returncode != 0:
+        dst.mkdir(parents=True)
+        return
+    _export_commit(top, proc.stdout.strip(), scratch)
+    part = scratch / path.resolve().relative_to(top.resolve())
+    if part.is_dir() and not part.is_symlink():
+        part.rename(dst)
+    else:
+        dst.mkdir(parents=True)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
 def from_dir(path: Path, diff_file: Path | None = None) -> Snapshot:
-    """A working tree (tracked files only when it is a git repository), plus an optional patch for head."""
+    """A directory, as the review of what it holds.
+
+    With ``diff_file``: base is the working tree (tracked files only in a git repository) and head is base
+    with the patch applied. Without one, in a git repository: base is HEAD and head the working tree —
+    staged, unstaged and untracked files that are not ignored — so uncommitted work is what is reviewed.
+    Elsewhere both trees are the directory (nothing to compare; the service says so)."""
     path = Path(path)
     if not path.is_dir():
         raise InputError(f"{path}: no such directory")
@@ -255,10 +277,11 @@ def from_dir(path: Path, diff_file: Path | None = None) -> Snapshot:
     top = _git_toplevel(path)
     tmp = _new_tmp()
     try:
-        if top is not None:
-            _copy_tree(path, tmp / "base", only=_tracked_files(path))
-        else:
-            _copy_tree(path, tmp / "base")
+        if top is not None and diff_file is None:
+            _export_head(top, path, tmp / "base", tmp / "commit")
+            _copy_tree(path, tmp / "head", only=_tracked_files(path, untracked=True))
+            return _finish(tmp, f"{path} (uncommitted changes against HEAD)")
+        _copy_tree(path, tmp / "base", only=_tracked_files(path) if top is not None else None)
         _copy_tree(tmp / "base", tmp / "head")
         if diff_file is not None:
             _apply_patch(tmp / "head", Path(diff_file).resolve())
