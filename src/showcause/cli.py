@@ -69,11 +69,7 @@ def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the J
     if markdown:
         typer.echo(service.tools_markdown(), nl=False)
         return
-    for schema in service.tool_schemas():
-        props: dict[str, Any] = schema["input_schema"].get("properties", {})
-        required = set(schema["input_schema"].get("required", []))
-        args = ", ".join(f"{k}{'' if k in required else '?'}" for k in props) or "no arguments"
-        typer.echo(f"{schema['name']}({args})\n    {schema['description']}")
+    typer.echo(service.tools_text(), nl=False)
 
 
 @tools_app.command("run")

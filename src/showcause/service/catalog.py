@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from showcause.judges.base import Judge, all_modes
-from showcause.tools.registry import tool_schemas, tools_markdown
+from showcause.tools.registry import tool_schemas, tools_markdown, tools_text
 
-__all__ = ["modes", "tool_schemas", "tools_markdown"]
+__all__ = ["modes", "tool_schemas", "tools_markdown", "tools_text"]
 
 
 def modes() -> list[Judge]:

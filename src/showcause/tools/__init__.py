@@ -1,1 +1,2 @@
-"""The six read-only tools a judge uses, their registry, and what they run (tests, type checkers)."""
+"""The tools a judge uses (four read the tree; `run_test` and `typecheck` run its code in the sandbox), their
+registry, and what they run (tests, type checkers)."""

@@ -63,5 +63,7 @@ class Tool(Protocol):
     name: ClassVar[str]
     description: ClassVar[str]
     Arguments: ClassVar[type[Args]]
+    # True when the tool only reads the tree; False when it runs repository code (tests, type checkers).
+    read_only: ClassVar[bool]
 
     def run(self, ctx: ToolContext, args: Any) -> ToolOutput: ...

@@ -38,6 +38,7 @@ class FindSymbolTool:
         "Find where a name is defined and referenced in Python, JavaScript and TypeScript code (tree-sitter; "
         "occurrences in comments and strings are not references).")
     Arguments: ClassVar[type[Args]] = FindSymbolArgs
+    read_only: ClassVar[bool] = True
 
     def run(self, ctx: ToolContext, args: FindSymbolArgs) -> ToolOutput:  # type: ignore[override]
         from showcause.symbols import SymbolIndex  # tree-sitter loads only when a symbol is looked up

@@ -23,6 +23,7 @@ class ListFilesTool:
     name: ClassVar[str] = "list_files"
     description: ClassVar[str] = "List files under a directory of the repository (capped, sorted)."
     Arguments: ClassVar[type[Args]] = ListFilesArgs
+    read_only: ClassVar[bool] = True
 
     def run(self, ctx: ToolContext, args: ListFilesArgs) -> ToolOutput:  # type: ignore[override]
         _abs, rel = confine(ctx.root, args.path or "")

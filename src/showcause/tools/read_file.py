@@ -25,6 +25,7 @@ class ReadFileTool:
     name: ClassVar[str] = "read_file"
     description: ClassVar[str] = "Read numbered lines of a text file (capped per call; the output says how to read on)."
     Arguments: ClassVar[type[Args]] = ReadFileArgs
+    read_only: ClassVar[bool] = True
 
     def run(self, ctx: ToolContext, args: ReadFileArgs) -> ToolOutput:  # type: ignore[override]
         policy = ctx.policy

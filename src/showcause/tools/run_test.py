@@ -56,6 +56,7 @@ class RunTestTool:
         "Run one allowlisted test file or test id in the sandbox on the changed tree (head); any test that "
         "does not pass is also run on the original tree (base) to show whether the change broke it.")
     Arguments: ClassVar[type[Args]] = RunTestArgs
+    read_only: ClassVar[bool] = False   # it runs the repository's code (in the sandbox)
 
     def run(self, ctx: ToolContext, args: RunTestArgs) -> ToolOutput:  # type: ignore[override]
         raw = [args.test] if isinstance(args.test, str) else args.test

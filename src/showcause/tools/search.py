@@ -50,6 +50,7 @@ class SearchTool:
     description: ClassVar[str] = (
         "Search file contents with ripgrep. Returns `file:line: text` hits (capped) and the total count.")
     Arguments: ClassVar[type[Args]] = SearchArgs
+    read_only: ClassVar[bool] = True
 
     def run(self, ctx: ToolContext, args: SearchArgs) -> ToolOutput:  # type: ignore[override]
         policy = ctx.policy

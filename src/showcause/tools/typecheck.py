@@ -53,6 +53,7 @@ class TypecheckTool:
         "Type-check the changed tree (pyright for Python, tsc for JavaScript/TypeScript) and the original "
         "tree; every error on head is marked NEW (introduced by the change) or PRE-EXISTING.")
     Arguments: ClassVar[type[Args]] = TypecheckArgs
+    read_only: ClassVar[bool] = False   # it runs the repository's code (in the sandbox)
 
     def run(self, ctx: ToolContext, args: TypecheckArgs) -> ToolOutput:  # type: ignore[override]
         snap = ctx.snapshot
