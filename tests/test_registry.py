@@ -99,3 +99,25 @@ def test_every_tool_says_whether_it_only_reads():
     assert {t.name: t.read_only for t in TOOLS} == {
         "search": True, "find_symbol": True, "read_file": True, "list_files": True, "run_test": False,
         "typecheck": False}
+
+
+def test_a_provider_says_whether_it_costs_money():
+    from showcause.providers.registry import is_free, known_prefixes
+
+    assert known_prefixes() == ["anthropic", "ollama", "openai", "openrouter", "scripted"]
+    assert {p: is_free(p) for p in known_prefixes()} == {
+        "anthropic": False, "ollama": True, "openai": False, "openrouter": False, "scripted": True}
+    assert not is_free("no-such-provider")
+
+
+def test_a_provider_registered_before_any_lookup_does_not_hide_the_built_ins(tmp_path: Path):
+    script = tmp_path / "s.json"
+    script.write_text('{"turns": [{"content": "{}"}]}', encoding="utf-8")
+    proc = _python("from showcause.providers.registry import get_provider, is_free, known_prefixes, register_provider\n"
+                   "from showcause.providers.scripted import scripted_provider\n"
+                   "register_provider('replay', scripted_provider)\n"
+                   "print(known_prefixes(), is_free('replay'))\n"
+                   f"print(*(type(get_provider(f'{{p}}:{script}')).__name__ for p in ('scripted', 'replay')))\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['anthropic', 'ollama', 'openai', 'openrouter', 'replay', 'scripted'] False",
+                                        "ScriptedProvider ScriptedProvider"]

@@ -24,13 +24,12 @@ from showcause.core import jsonsafe
 from showcause.judges.base import get_mode
 from showcause.judges.loop import Budget
 from showcause.providers.base import Usage, estimate_cost
+from showcause.providers.registry import is_free
 from showcause.sandbox.policy import Policy, load_policy
 
-__all__ = ["FREE_PREFIXES", "Meter", "SpendLedger", "charged_usd", "mode_budget", "price_per_token",
+__all__ = ["Meter", "SpendLedger", "charged_usd", "mode_budget", "price_per_token",
            "review_reserve"]
 
-# Providers that never bill: the scripted replay and a local Ollama server.
-FREE_PREFIXES = ("scripted", "ollama")
 # Modes that run the default budget more than once per review (one budget per pass).
 _PASSES = {"proposal_first_2pass": 2}
 # Failures after which a request may have been processed and billed without any usage coming back.
@@ -40,7 +39,7 @@ _BILLED_FAILURES = ("TIMEOUT", "PROVIDER_NETWORK_ERROR")
 def price_per_token(model: str) -> tuple[float, float] | None:
     """(input, output) USD per token for `provider:model`; None when no price is known."""
     prefix, _, name = model.partition(":")
-    if prefix in FREE_PREFIXES:
+    if is_free(prefix):   # the provider registry says which bill nothing (a replay, a local server)
         return (0.0, 0.0)
     price_in = estimate_cost(name, 1_000_000, 0)
     price_out = estimate_cost(name, 0, 1_000_000)

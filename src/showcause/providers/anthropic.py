@@ -12,6 +12,7 @@ from showcause.providers.base import (
     Message,
     ModelTurn,
     ProviderConfig,
+    ProviderSpec,
     ToolCallRequest,
     ToolChoice,
     ToolSpec,
@@ -22,7 +23,7 @@ from showcause.providers.errors import MalformedResponseError, ProviderHTTPError
 from showcause.providers.http import HttpClient, HttpResult, call_json, find_rejected_param, header_secrets, redact
 from showcause.providers.keys import KeySource, key_source
 
-__all__ = ["ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider", "anthropic_provider"]
+__all__ = ["ANTHROPIC", "ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider", "anthropic_provider"]
 
 ANTHROPIC_BASE_URL = "https://api.anthropic.com"
 ANTHROPIC_VERSION = "2023-06-01"
@@ -251,3 +252,6 @@ def anthropic_provider(model: str, base_url: str | None, config: ProviderConfig)
     )
     base = base_url or config.base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_BASE_URL
     return AnthropicProvider(model=model, base_url=base, keys=keys, config=config, key_hint=env)
+
+
+ANTHROPIC = ProviderSpec(anthropic_provider)

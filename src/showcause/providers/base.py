@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -15,6 +15,8 @@ __all__ = [
     "ModelTurn",
     "Provider",
     "ProviderConfig",
+    "ProviderFactory",
+    "ProviderSpec",
     "ToolCallRequest",
     "ToolChoice",
     "ToolSpec",
@@ -128,6 +130,19 @@ class ProviderConfig:
     backoff_max_s: float = 30.0
     reasoning_effort: str | None = None
     extra_headers: dict[str, str] = field(default_factory=dict)
+
+
+
+ProviderFactory = Callable[[str, "str | None", ProviderConfig], Provider]
+"""(model, base_url or None, config) → Provider. `model` is everything after the first colon of `--model`."""
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    """What the provider registry holds for a prefix: how to make the provider, and whether it costs money."""
+
+    factory: ProviderFactory
+    free: bool = False   # scripted replays and local servers bill nothing: the bench reserves no money for them
 
 
 _THINK = re.compile(r"<(think|thinking|reasoning)>.*?(</\1>|\Z)", re.DOTALL | re.IGNORECASE)

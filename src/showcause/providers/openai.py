@@ -14,6 +14,7 @@ from showcause.providers.base import (
     Message,
     ModelTurn,
     ProviderConfig,
+    ProviderSpec,
     ToolCallRequest,
     ToolChoice,
     ToolSpec,
@@ -25,8 +26,11 @@ from showcause.providers.http import HttpClient, HttpResult, call_json, find_rej
 from showcause.providers.keys import KeySource, key_source
 
 __all__ = [
+    "OLLAMA",
     "OLLAMA_BASE_URL",
+    "OPENAI",
     "OPENAI_BASE_URL",
+    "OPENROUTER",
     "OPENROUTER_BASE_URL",
     "OpenAIProvider",
     "normalize_base_url",
@@ -366,3 +370,8 @@ def ollama_provider(model: str, base_url: str | None, config: ProviderConfig) ->
         prefix="ollama", model=model, base_url=_config_base(base_url, config, "OLLAMA_HOST") or OLLAMA_BASE_URL,
         keys=keys, config=config, free=True, key_hint=config.api_key_env or "",
     )
+
+
+OPENAI = ProviderSpec(openai_provider)
+OPENROUTER = ProviderSpec(openrouter_provider)
+OLLAMA = ProviderSpec(ollama_provider, free=True)

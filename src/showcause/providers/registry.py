@@ -1,48 +1,47 @@
-"""`--model provider:model` → a Provider. One dict of prefixes; plugins add theirs with `register_provider`."""
+"""`--model provider:model` → a Provider, from the provider registry (showcause.core.registry).
+
+Plugins add a prefix with `register_provider` or an entry point in group `showcause.providers`: name =
+the prefix, value = ``module:attribute`` naming a `ProviderSpec` (which says whether the provider costs
+money) or a bare `ProviderFactory` (taken to cost money).
+"""
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from importlib.metadata import entry_points
+from typing import cast
 
-from showcause.providers.base import Provider, ProviderConfig
+from showcause.core.registry import Registry
+from showcause.providers.base import Provider, ProviderConfig, ProviderFactory, ProviderSpec
 from showcause.providers.errors import ConfigError
 
-__all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "get_provider", "known_prefixes", "register_provider",
-           "wrapping_providers"]
-
-log = logging.getLogger("showcause.providers")
-
-ProviderFactory = Callable[[str, "str | None", ProviderConfig], Provider]
-"""(model, base_url or None, config) → Provider. `model` is everything after the first colon."""
+__all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "ProviderSpec", "get_provider", "is_free",
+           "known_prefixes", "register_provider", "wrapping_providers"]
 
 ENTRY_POINT_GROUP = "showcause.providers"
 
-
-def _builtin(module: str, name: str) -> ProviderFactory:
-    """A built-in factory, imported on first use: the HTTP providers pull in httpx, which a review without a
-    model (and every `showcause` start) should not pay for."""
-
-    def factory(model: str, base_url: str | None, config: ProviderConfig) -> Provider:
-        make = getattr(importlib.import_module(f"showcause.providers.{module}"), name)
-        made: Provider = make(model, base_url, config)
-        return made
-
-    return factory
-
-
-PROVIDERS: dict[str, ProviderFactory] = {
-    "openai": _builtin("openai", "openai_provider"),
-    "openrouter": _builtin("openai", "openrouter_provider"),
-    "ollama": _builtin("openai", "ollama_provider"),
-    "anthropic": _builtin("anthropic", "anthropic_provider"),
-    "scripted": _builtin("scripted", "scripted_provider"),
+# Each built-in is imported when first named: the HTTP providers pull in httpx, which a review without a
+# model (and every `showcause` start) should not pay for.
+_BUILTINS = {
+    "openai": "showcause.providers.openai:OPENAI",
+    "openrouter": "showcause.providers.openai:OPENROUTER",
+    "ollama": "showcause.providers.openai:OLLAMA",
+    "anthropic": "showcause.providers.anthropic:ANTHROPIC",
+    "scripted": "showcause.providers.scripted:SCRIPTED",
 }
-_plugins_loaded = False
+
+
+def _adapt(_prefix: str, loaded: object) -> ProviderSpec:
+    if isinstance(loaded, ProviderSpec):
+        return loaded
+    if callable(loaded):   # a plain factory (what plugins registered before specs existed): not free
+        return ProviderSpec(cast(ProviderFactory, loaded))
+    raise TypeError(f"{loaded!r} is neither a ProviderSpec nor a provider factory")
+
+
+PROVIDERS: Registry[ProviderSpec] = Registry("provider", ENTRY_POINT_GROUP, _BUILTINS, _adapt)
+
 # A wrapper for every provider made in the current context (the benchmark meters and paces model calls).
 _WRAPPER: ContextVar[Callable[[Provider], Provider] | None] = ContextVar("showcause_provider_wrapper", default=None)
 
@@ -57,33 +56,21 @@ def wrapping_providers(wrap: Callable[[Provider], Provider]) -> Iterator[None]:
         _WRAPPER.reset(token)
 
 
-def register_provider(prefix: str, factory: ProviderFactory, *, replace: bool = False) -> None:
+def register_provider(prefix: str, provider: ProviderFactory | ProviderSpec, *, replace: bool = False) -> None:
     """Add a provider prefix (what a plugin calls). Replacing a known prefix must be explicit."""
     if not prefix or ":" in prefix:
         raise ConfigError(f"invalid provider prefix {prefix!r}")
-    if prefix in PROVIDERS and not replace:
-        raise ConfigError(f"provider prefix {prefix!r} is already registered")
-    PROVIDERS[prefix] = factory
-
-
-def _load_plugins() -> None:
-    """Entry points in group `showcause.providers`: name = prefix, value = a ProviderFactory."""
-    global _plugins_loaded
-    if _plugins_loaded:
-        return
-    _plugins_loaded = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in PROVIDERS:
-            continue
-        try:
-            PROVIDERS[ep.name] = ep.load()
-        except Exception as exc:  # a broken plugin must not break the built-in providers
-            log.warning("provider plugin %s could not be loaded: %s", ep.name, exc)
+    PROVIDERS.register(prefix, _adapt(prefix, provider), replace=replace)
 
 
 def known_prefixes() -> list[str]:
-    _load_plugins()
-    return sorted(PROVIDERS)
+    return sorted(PROVIDERS.names())
+
+
+def is_free(prefix: str) -> bool:
+    """Whether `prefix:…` models cost nothing (a replay, a local server); an unknown prefix is not free."""
+    spec = PROVIDERS.get(prefix)
+    return spec is not None and spec.free
 
 
 def get_provider(spec: str, *, base_url: str | None = None, config: ProviderConfig | None = None) -> Provider:
@@ -96,11 +83,11 @@ def get_provider(spec: str, *, base_url: str | None = None, config: ProviderConf
     prefix, sep, model = spec.strip().partition(":")
     if not sep or not prefix:
         raise ConfigError(f"--model must be provider:model (known providers: {', '.join(known)}); got {spec!r}")
-    factory = PROVIDERS.get(prefix)
-    if factory is None:
+    entry = PROVIDERS.get(prefix)
+    if entry is None:
         raise ConfigError(f"unknown provider {prefix!r} (known providers: {', '.join(known)})")
     if not model.strip():
         raise ConfigError(f"--model {prefix}: names no model (expected {prefix}:MODEL)")
-    provider = factory(model.strip(), base_url, config or ProviderConfig())
+    provider = entry.factory(model.strip(), base_url, config or ProviderConfig())
     wrap = _WRAPPER.get()
     return provider if wrap is None else wrap(provider)

@@ -15,6 +15,7 @@ from showcause.providers.base import (
     Message,
     ModelTurn,
     ProviderConfig,
+    ProviderSpec,
     ToolCallRequest,
     ToolChoice,
     ToolSpec,
@@ -23,7 +24,7 @@ from showcause.providers.base import (
     message_chars,
 )
 
-__all__ = ["ScriptedCall", "ScriptedProvider", "load_script", "scripted_provider"]
+__all__ = ["SCRIPTED", "ScriptedCall", "ScriptedProvider", "load_script", "scripted_provider"]
 
 _ERRORS: dict[str, type[errors.ProviderError]] = {
     cls.code: cls
@@ -200,3 +201,6 @@ class ScriptedProvider:
 def scripted_provider(model: str, base_url: str | None, config: ProviderConfig) -> ScriptedProvider:
     """The `scripted:FILE` factory: the model name is the script's path; no server, no configuration."""
     return ScriptedProvider(model)
+
+
+SCRIPTED = ProviderSpec(scripted_provider, free=True)
