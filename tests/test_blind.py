@@ -584,4 +584,4 @@ def test_cli_invalid_decision_or_missing_model_exit_2_and_write_nothing(tmp_path
     assert "decision_type: Input should be 'architecture'" in proc.stderr and "proposed_solution: Field required" \
         in proc.stderr
     proc = run_cli("--decision", str(EXAMPLE))
-    assert proc.returncode == 2 and "a decision review needs a model" in proc.stderr
+    assert proc.returncode == 2 and "decision mode 'blind_first' needs a model" in proc.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -306,10 +307,16 @@ def sandbox_status(
 
 
 @app.command("modes")
-def modes() -> None:
-    """List the review modes."""
-    for judge in service.modes():
-        typer.echo(f"{judge.name}{' (needs --model)' if judge.needs_model else ''}\n    {judge.description}")
+def modes(as_json: Annotated[bool, typer.Option("--json", help="Print every mode's spec as JSON.")] = False,
+          markdown: Annotated[bool, typer.Option("--markdown", help="Print the table of docs/modes.md.")] = False,
+          ) -> None:
+    """List the review modes and what each declares (generated from the mode registry)."""
+    if as_json:
+        typer.echo(json.dumps([dataclasses.asdict(spec) for spec in service.modes()], indent=2))
+    elif markdown:
+        typer.echo(service.modes_markdown(), nl=False)
+    else:
+        typer.echo(service.modes_text(), nl=False)
 
 
 def _interrupted(signum: int) -> None:

@@ -21,17 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from showcause.core import jsonsafe
-from showcause.judges.base import get_mode
-from showcause.judges.loop import Budget
+from showcause.judges.contract import mode_budget
+from showcause.judges.registry import judge_mode
 from showcause.providers.base import Usage, estimate_cost
 from showcause.providers.registry import is_free
 from showcause.sandbox.policy import Policy, load_policy
 
-__all__ = ["Meter", "SpendLedger", "charged_usd", "mode_budget", "price_per_token",
-           "review_reserve"]
+__all__ = ["Meter", "SpendLedger", "charged_usd", "price_per_token", "review_reserve"]
 
-# Modes that run the default budget more than once per review (one budget per pass).
-_PASSES = {"proposal_first_2pass": 2}
 # Failures after which a request may have been processed and billed without any usage coming back.
 _BILLED_FAILURES = ("TIMEOUT", "PROVIDER_NETWORK_ERROR")
 
@@ -48,22 +45,18 @@ def price_per_token(model: str) -> tuple[float, float] | None:
     return (price_in / 1_000_000, price_out / 1_000_000)
 
 
-def mode_budget(mode: str, policy: Policy) -> Budget:
-    """The budget a mode's review runs under: its own (a `budget(policy)` on the judge) or the policy's.
-    ``policy``: the bench's (defaults and --config); a case's own config can only lower it."""
-    own = getattr(get_mode(mode), "budget", None)
-    budget = own(policy) if callable(own) else None
-    return budget if isinstance(budget, Budget) else Budget.from_policy(policy)
-
-
 def review_reserve(mode: str, model: str | None, unpriced_reserve: float, policy: Policy | None = None) -> float:
-    """What one attempt may cost at most: all the tokens its budget allows, every token at the higher price."""
+    """What one attempt may cost at most: all the tokens its budget allows in each of its passes, every token
+    at the higher price; the mode's spec says which budget group and how many passes. ``policy``: the
+    bench's (defaults and --config); a case's own config can only lower it."""
     if model is None:
         return 0.0
     price = price_per_token(model)
     if price is None:
         return unpriced_reserve
-    return mode_budget(mode, policy or load_policy()).tokens * _PASSES.get(mode, 1) * max(price)
+    spec = judge_mode(mode, has_model=True).spec
+    budget = mode_budget(spec, policy or load_policy())
+    return 0.0 if budget is None else budget.tokens * spec.passes * max(price)
 
 
 class Meter:

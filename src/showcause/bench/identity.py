@@ -15,12 +15,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import showcause
-from showcause.bench.costs import mode_budget
 from showcause.core.errors import InputError
 from showcause.core.version import __version__
-from showcause.judges.base import all_modes
-from showcause.judges.loop import Budget
+from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, mode_budget
 from showcause.judges.prompting import load_prompt
+from showcause.judges.registry import all_modes
 from showcause.sandbox.policy import Policy
 from showcause.snapshot.gitcmd import git
 
@@ -66,10 +65,12 @@ def prompt_hashes() -> dict[str, str]:
 
 
 def budgets(policy: Policy) -> dict[str, Any]:
-    """The per-review budgets under the bench's policy: the default one, and each mode that runs under its own."""
-    own = {j.name: dataclasses.asdict(mode_budget(j.name, policy))
-           for j in all_modes() if callable(getattr(j, "budget", None))}
-    return {"default": dataclasses.asdict(Budget.from_policy(policy)), **own}
+    """The per-review budgets under the bench's policy: the default (`review`) group's, and that of each
+    change mode whose spec names another group."""
+    own = {spec.cli_name: dataclasses.asdict(budget) for spec in (m.spec for m in all_modes())
+           if spec.input == CODE_CHANGE and spec.budget not in (None, "review")
+           and (budget := mode_budget(spec, policy)) is not None}
+    return {"default": dataclasses.asdict(BUDGET_GROUPS["review"].build(policy)), **own}
 
 
 def run_identity(*, case_set: str, modes: list[str], models: list[str], runs: int, config: Path | None,

@@ -28,7 +28,8 @@ from showcause.bench.ratelimit import RateLimiter
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError, ShowcauseError
 from showcause.core.version import __version__
-from showcause.judges.base import get_mode
+from showcause.judges.contract import require_model
+from showcause.judges.registry import judge_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
@@ -69,12 +70,10 @@ def _check(cfg: BenchConfig) -> dict[str, str | None]:
         raise InputError("--modes names no mode")
     needs_model = False
     for mode in cfg.modes:
-        judge = get_mode(mode)
-        if judge is None:
-            raise InputError(f"unknown mode {mode!r}")
-        if judge.needs_model and not cfg.models:
-            raise InputError(f"mode {mode!r} needs a model (--model)")
-        needs_model = needs_model or judge.needs_model
+        declared = judge_mode(mode, has_model=bool(cfg.models)).spec   # unknown: InputError naming the modes
+        if declared.needs_model:
+            require_model(declared, cfg.models[0] if cfg.models else None)
+        needs_model = needs_model or declared.needs_model
     if len(set(cfg.modes)) != len(cfg.modes) or len(set(cfg.models)) != len(cfg.models):
         raise InputError("--modes and --model must not repeat a name")
     if cfg.runs < 1 or cfg.concurrency < 1:
@@ -103,9 +102,8 @@ def _check(cfg: BenchConfig) -> dict[str, str | None]:
 def _plan(cases: list[Case], cfg: BenchConfig, models: tuple[str, ...]) -> list[Job]:
     arms: list[tuple[str, str | None]] = []
     for mode in cfg.modes:
-        judge = get_mode(mode)
-        assert judge is not None
-        arms += [(mode, m) for m in models] if judge.needs_model else [(mode, None)]
+        needs_model = judge_mode(mode, has_model=bool(models)).spec.needs_model
+        arms += [(mode, m) for m in models] if needs_model else [(mode, None)]
     return [Job(c, mode, model, run) for run in range(1, cfg.runs + 1) for c in cases for mode, model in arms]
 
 

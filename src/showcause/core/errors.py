@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "Interrupted", "SandboxUnavailable", "ShowcauseError",
-           "ToolArgumentError"]
+__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "Interrupted", "ModelRequired", "SandboxUnavailable",
+           "ShowcauseError", "ToolArgumentError"]
 
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
@@ -27,6 +27,17 @@ class InputError(ShowcauseError):
     """Bad input or usage: a patch that does not apply, an unknown ref, a missing file."""
 
     code = "INVALID_INPUT"
+    exit_code = EXIT_BAD_INPUT
+
+
+class ModelRequired(InputError):
+    """A mode that needs a model was chosen with none configured (no `--model`).
+
+    Usage, not a failed review: it is refused before anything runs, wherever the mode is chosen (a review of
+    a change or of a decision, the bench, a caller of the library), with this one code and exit 2.
+    """
+
+    code = "MODEL_REQUIRED"
     exit_code = EXIT_BAD_INPUT
 
 

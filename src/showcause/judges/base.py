@@ -1,14 +1,15 @@
-"""The judge protocol and the registry of review modes."""
+"""The judge protocol (a mode that reviews a code change) and what a judge is given and returns."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 from showcause.core.claims import FinalAnswer
 from showcause.evidence.ledger import Ledger
+from showcause.judges.contract import Mode
 
-__all__ = ["Judge", "JudgeAnswer", "ReviewRequest", "all_modes", "get_mode", "register_mode"]
+__all__ = ["Judge", "JudgeAnswer", "ReviewRequest"]
 
 
 @dataclass
@@ -49,34 +50,8 @@ class JudgeAnswer:
     meta: dict[str, Any] = field(default_factory=dict)      # mode-specific additions to the result's meta
 
 
-class Judge(Protocol):
-    name: ClassVar[str]
-    description: ClassVar[str]
-    needs_model: ClassVar[bool]
+class Judge(Mode, Protocol):
+    """A code-change mode (`spec.input` is `code_change`). `run_review` gives it a ledger limited to
+    `spec.tools`; what a review costs and which budget it runs under the bench reads from the spec too."""
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer: ...
-
-
-_MODES: dict[str, Judge] = {}
-
-
-def register_mode(judge: Judge) -> Judge:
-    if judge.name in _MODES:
-        raise ValueError(f"mode {judge.name!r} registered twice")
-    _MODES[judge.name] = judge
-    return judge
-
-
-def _load() -> None:
-    if not _MODES:
-        from showcause.judges import builtin  # noqa: F401  (registers the built-in modes)
-
-
-def all_modes() -> list[Judge]:
-    _load()
-    return list(_MODES.values())
-
-
-def get_mode(name: str) -> Judge | None:
-    _load()
-    return _MODES.get(name)

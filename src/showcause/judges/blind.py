@@ -26,13 +26,13 @@ from showcause.core.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.blindness import Thresholds, check_blindness, thresholds
+from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import Budget, BudgetExceeded, LoopResult, run_tool_loop, tool_specs
 from showcause.judges.mechanical import run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, message_chars, schema_kwargs
-from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import Policy
+from showcause.tools.registry import BUILTIN_TOOLS
 
 __all__ = ["READ_TOOLS", "BlindFirstJudge"]
 
@@ -91,15 +91,11 @@ def _sum_usage(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 
 class BlindFirstJudge:
-    name: ClassVar[str] = "blind_first"
-    description: ClassVar[str] = ("Blind-first evidence review: the model explores the base tree knowing only the "
-                                  "task, then sees the plan and the real diff with the six tools on head; its "
-                                  "claims go through the gate. With --decision FILE it reviews a decision.")
-    needs_model: ClassVar[bool] = True
-
-    @staticmethod
-    def budget(policy: Policy) -> Budget:
-        return Budget.blind_from_policy(policy)
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="blind_first", tools=BUILTIN_TOOLS, budget="blind_review",   # phases share one budget: one pass
+        description="Blind-first evidence review: the model explores the base tree with the four read tools "
+                    "knowing only the task, then sees the plan, the real diff and the probes with the six tools "
+                    "on head; its claims go through the gate.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         policy = ledger.ctx.policy
@@ -115,10 +111,8 @@ class BlindFirstJudge:
             raise
 
     def _run(self, request: ReviewRequest, ledger: Ledger, meta: dict[str, Any]) -> JudgeAnswer:
-        if not request.model:
-            raise ConfigError("this mode needs a model: --model provider:model (e.g. openai:gpt-5-mini)")
-        model = _Recorder(get_provider(request.model, base_url=request.base_url))
-        total, started = self.budget(ledger.ctx.policy), time.monotonic()
+        model = _Recorder(get_provider(require_model(self.spec, request.model), base_url=request.base_url))
+        total, started = model_budget(self.spec, ledger.ctx.policy), time.monotonic()
         system, explore, reveal = (load_prompt(n) for n in ("blind_first", "blind_first_explore", "blind_first_reveal"))
         prompts = {"blind_first": system[1], "blind_first_explore": explore[1], "blind_first_reveal": reveal[1]}
         meta["prompts"] = prompts

@@ -6,25 +6,23 @@ from typing import ClassVar
 
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
+from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import Budget, LoopResult, ask_for_answer, run_tool_loop
 from showcause.judges.mechanical import run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, Provider
-from showcause.providers.errors import ConfigError
 from showcause.providers.registry import get_provider
+from showcause.tools.registry import BUILTIN_TOOLS
 
 __all__ = ["EvidenceGateJudge", "MaterialOnlyJudge", "ProposalFirst2PassJudge", "ProposalFirstJudge"]
 
 
-def _provider(request: ReviewRequest) -> Provider:
-    if not request.model:
-        raise ConfigError("this mode needs a model: --model provider:model (e.g. openai:gpt-5-mini)")
-    return get_provider(request.model, base_url=request.base_url)
+def _provider(spec: ModeSpec, request: ReviewRequest) -> Provider:
+    return get_provider(require_model(spec, request.model), base_url=request.base_url)
 
 
-def _budget(ledger: Ledger) -> Budget:
-    """The budget from the policy's `[review]` keys (policy.toml, the base tree's .showcause.toml, --config)."""
-    return Budget.from_policy(ledger.ctx.policy)
+def _budget(spec: ModeSpec, ledger: Ledger) -> Budget:
+    return model_budget(spec, ledger.ctx.policy)
 
 
 def _answer(result: LoopResult, provider: Provider, prompts: dict[str, str]) -> JudgeAnswer:
@@ -33,55 +31,56 @@ def _answer(result: LoopResult, provider: Provider, prompts: dict[str, str]) -> 
 
 
 class EvidenceGateJudge:
-    name: ClassVar[str] = "evidence_gate"
-    description: ClassVar[str] = ("A model with the six tools, starting from the mechanical probes' findings; "
-                                  "its claims go through the gate.")
-    needs_model: ClassVar[bool] = True
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="evidence_gate", tools=BUILTIN_TOOLS, default_for="with_model",
+        description="A model with the six tools, starting from the mechanical probes' findings (their calls are "
+                    "in the ledger, citable as T1…); its claims go through the gate.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
-        provider = _provider(request)
+        provider = _provider(self.spec, request)
         probes = run_probes(ledger)
-        system, digest = load_prompt(self.name)
+        system, digest = load_prompt(self.spec.name)
         messages = [Message("system", system),
                     Message("user", change_text(ledger.ctx.snapshot, request, probes.all_calls))]
-        return _answer(run_tool_loop(provider, ledger, messages, _budget(ledger)), provider, {self.name: digest})
+        result = run_tool_loop(provider, ledger, messages, _budget(self.spec, ledger))
+        return _answer(result, provider, {self.spec.name: digest})
 
 
 class _OnePass:
-    name: ClassVar[str]
-    description: ClassVar[str]
-    needs_model: ClassVar[bool] = True
+    spec: ClassVar[ModeSpec]
     prompt: ClassVar[str]
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
-        provider = _provider(request)
+        provider = _provider(self.spec, request)
         system, digest = load_prompt(self.prompt)
         messages = [Message("system", system), Message("user", change_text(ledger.ctx.snapshot, request))]
-        return _answer(ask_for_answer(provider, messages, _budget(ledger)), provider, {self.prompt: digest})
+        return _answer(ask_for_answer(provider, messages, _budget(self.spec, ledger)), provider, {self.prompt: digest})
 
 
 class MaterialOnlyJudge(_OnePass):
-    name: ClassVar[str] = "decision_judge"
-    description: ClassVar[str] = "Baseline: one pass, no tools, told to intervene only for a material problem."
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_judge",
+        description="Baseline: one pass over task, plan and diff, no tools, told to intervene only for a material "
+                    "problem.")
     prompt: ClassVar[str] = "decision_judge"
 
 
 class ProposalFirstJudge(_OnePass):
-    name: ClassVar[str] = "proposal_first"
-    description: ClassVar[str] = "Baseline: a plain critique of the change, one pass, no tools."
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="proposal_first", description="Baseline: a plain critique of the change, one pass, no tools.")
     prompt: ClassVar[str] = "proposal_first"
 
 
 class ProposalFirst2PassJudge:
-    name: ClassVar[str] = "proposal_first_2pass"
-    description: ClassVar[str] = "Compute-matched control: two passes, the proposal visible in both."
-    needs_model: ClassVar[bool] = True
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="proposal_first_2pass", passes=2,   # each pass may spend the whole budget
+        description="Compute-matched control: two passes, no tools, the proposal visible in both.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
-        provider = _provider(request)
+        provider = _provider(self.spec, request)
         system, digest = load_prompt("proposal_first")
         messages = [Message("system", system), Message("user", change_text(ledger.ctx.snapshot, request))]
-        budget = _budget(ledger)
+        budget = _budget(self.spec, ledger)
         first = ask_for_answer(provider, messages, budget)
         messages += [Message("assistant", first.answer.model_dump_json()),
                      Message("user", "Review your answer once more against the change: keep what holds, drop "

@@ -1,5 +1,6 @@
 """Decision reviews: `blind_first` (a position first, then the proposal, in one conversation) and
-`proposal_first` (one pass with the proposal visible, the comparison arm).
+`proposal_first` (one pass with the proposal visible, the comparison arm). In the mode registry they are
+`decision_blind_first` and `decision_proposal_first`; `--mode` with `--decision` uses the short names.
 
 blind_first: the blindness check runs before any model call and refuses a leak (BLINDNESS_LEAK). Phase 1
 sees the objective, constraints, context, environment, evidence, decision type and risk level — the
@@ -21,21 +22,21 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from showcause.core.answer import MalformedAnswer
 from showcause.core.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
 from showcause.core.decision_result import DecisionResult
-from showcause.core.errors import InputError, ShowcauseError
+from showcause.core.errors import ShowcauseError
 from showcause.judges.blindness import Thresholds, check_blindness
+from showcause.judges.contract import DECISION, Mode, ModeSpec, require_model
 from showcause.judges.loop import Budget, BudgetExceeded, OutputTruncated, ReviewTimeout
 from showcause.judges.prompting import load_prompt
+from showcause.judges.registry import decision_mode
 from showcause.providers.base import Message, ModelTurn, Provider, message_chars
 from showcause.providers.registry import get_provider
 
-__all__ = ["DECISION_MODES", "DecisionOptions", "run_decision"]
-
-DECISION_MODES = ("blind_first", "proposal_first")
+__all__ = ["DecisionBlindFirst", "DecisionMode", "DecisionOptions", "DecisionProposalFirst", "run_decision"]
 _MIN_COMPLETION = 256
 _VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
@@ -184,22 +185,53 @@ def _proposal_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -
     return verdict
 
 
+class DecisionMode(Mode, Protocol):
+    """A decision mode: reviews a decision document; every failure is an INCONCLUSIVE result with its code."""
+
+    def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult: ...
+
+
+_Phases = Callable[[DecisionInput, _Session, dict[str, Any]], DecisionVerdict]
+
+
+class DecisionBlindFirst:
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_blind_first", cli_name="blind_first", input=DECISION, default_for="any",
+        description="A position first, knowing only the problem; then the proposal, in the same conversation, "
+                    "and the verdict. Refuses a proposal pasted into what the blind phase reads (BLINDNESS_LEAK).")
+
+    def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
+        return _review(decision, self.spec, _blind_first, options, refuse_leak=True)
+
+
+class DecisionProposalFirst:
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_proposal_first", cli_name="proposal_first", input=DECISION,
+        description="The comparison arm: one pass with the proposal visible, then the verdict.")
+
+    def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
+        return _review(decision, self.spec, _proposal_first, options, refuse_leak=False)
+
+
 def run_decision(decision: DecisionInput, mode: str, options: DecisionOptions) -> DecisionResult:
-    """Review a decision; every failure is an INCONCLUSIVE result carrying its error code."""
-    if mode not in DECISION_MODES:
-        raise InputError(f"unknown decision mode {mode!r}; use {' or '.join(DECISION_MODES)}")
+    """Review a decision in the mode `--mode` names with `--decision` (`blind_first`, `proposal_first`)."""
+    return decision_mode(mode, has_model=bool(options.model)).review(decision, options)
+
+
+def _review(decision: DecisionInput, spec: ModeSpec, phases: _Phases, options: DecisionOptions, *,
+            refuse_leak: bool) -> DecisionResult:
+    model = require_model(spec, options.model)   # usage, raised: not a failed review
     started = time.monotonic()
     check = check_blindness(decision.proposed_solution, decision.blind_fields(), options.thresholds)
-    meta: dict[str, Any] = {"mode": mode, "input": "decision", "model": options.model, "phases": 0, "usage": {},
-                            "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
+    meta: dict[str, Any] = {"mode": spec.cli_name, "input": "decision", "model": options.model, "phases": 0,
+                            "usage": {}, "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
                             "blindness": check.to_meta()}
     session: _Session | None = None
     try:
-        if mode == "blind_first":
+        if refuse_leak:
             check.refuse_if_leaked("proposal")       # before any provider exists, let alone a call
-        session = _Session(get_provider(options.model, base_url=options.base_url), options.budget)
-        run = _blind_first if mode == "blind_first" else _proposal_first
-        verdict = run(decision, session, meta)
+        session = _Session(get_provider(model, base_url=options.base_url), options.budget)
+        verdict = phases(decision, session, meta)
     except ShowcauseError as exc:
         _close(session, meta, started)
         return DecisionResult.failed(exc, meta)

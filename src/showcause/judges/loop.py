@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -88,8 +88,11 @@ class LoopResult:
     model: str | None = None
 
 
-def tool_specs() -> list[ToolSpec]:
-    return [ToolSpec(s["name"], s["description"], s["input_schema"]) for s in tool_schemas()]
+def tool_specs(names: Iterable[str] | None = None) -> list[ToolSpec]:
+    """The registry's tools (only ``names``, when given), in registry order."""
+    keep = None if names is None else frozenset(names)
+    return [ToolSpec(s["name"], s["description"], s["input_schema"]) for s in tool_schemas()
+            if keep is None or s["name"] in keep]
 
 
 def _estimate(messages: Sequence[Message]) -> int:
@@ -167,7 +170,7 @@ def run_tool_loop(provider: Provider, ledger: Ledger, messages: list[Message], b
                   tools: Sequence[ToolSpec] | None = None) -> LoopResult:
     """Drive the model until it answers; tools run through the ledger (ids continue from earlier calls)."""
     state = _State(budget)
-    specs = list(tools) if tools is not None else tool_specs()
+    specs = list(tools) if tools is not None else tool_specs(ledger.tools)   # what the ledger would run
     made = 0
     forced = not specs
     while True:

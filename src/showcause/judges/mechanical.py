@@ -20,6 +20,7 @@ from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
 from showcause.core.records import ToolCall
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
+from showcause.judges.contract import ModeSpec
 from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
@@ -162,9 +163,11 @@ def run_probes(ledger: Ledger) -> Probes:
 
 
 class MechanicalJudge:
-    name: ClassVar[str] = "mechanical"
-    description: ClassVar[str] = "No model: differential tests, differential typecheck, dangling references."
-    needs_model: ClassVar[bool] = False
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="mechanical", needs_model=False, passes=0, budget=None, default_for="without_model",
+        tools=("search", "find_symbol", "run_test", "typecheck"),   # what `run_probes` calls
+        description="No model: differential tests, differential typecheck and a search for every retired name "
+                    "(each finding a blocking claim), callers that no longer fit a changed signature (a WARNING).")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         p = run_probes(ledger)

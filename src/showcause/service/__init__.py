@@ -4,7 +4,7 @@ The CLI, the bench and the MCP server call only what is exported here; everythin
 sandbox, tools, the ledger and gate, judges, renderers) is reached through it.
 """
 
-from showcause.service.catalog import modes, tool_schemas, tools_markdown, tools_text
+from showcause.service.catalog import modes, modes_markdown, modes_text, tool_schemas, tools_markdown, tools_text
 from showcause.service.change import ChangeSource, ReviewOptions, default_mode, review_change
 from showcause.service.decision import review_decision
 from showcause.service.hoststatus import require_sandbox, sandbox_status
@@ -13,6 +13,6 @@ from showcause.service.report import FAIL_ON, FORMATS, check_report_options, exi
 from showcause.service.toolcall import check_tool, parse_tool_args, run_tool
 
 __all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool",
-           "default_mode", "exit_code", "modes", "parse_tool_args", "render_result", "require_sandbox", "review_change",
-           "review_decision", "run_tool", "sandbox_status", "tool_schemas", "tools_markdown", "tools_text",
-           "with_isolation"]
+           "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "parse_tool_args", "render_result",
+           "require_sandbox", "review_change", "review_decision", "run_tool", "sandbox_status", "tool_schemas",
+           "tools_markdown", "tools_text", "with_isolation"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from showcause.judges.base import Judge, all_modes
+from showcause.judges.contract import ModeSpec
+from showcause.judges.registry import all_modes, modes_markdown, modes_text
 from showcause.tools.registry import tool_schemas, tools_markdown, tools_text
 
-__all__ = ["modes", "tool_schemas", "tools_markdown", "tools_text"]
+__all__ = ["modes", "modes_markdown", "modes_text", "tool_schemas", "tools_markdown", "tools_text"]
 
 
-def modes() -> list[Judge]:
-    """The code-change modes, in registry order."""
-    return all_modes()
+def modes() -> list[ModeSpec]:
+    """Every mode's spec (the code-change modes, then the decision modes), in registry order."""
+    return [m.spec for m in all_modes()]

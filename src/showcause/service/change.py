@@ -15,6 +15,8 @@ from showcause.core.errors import InputError
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blindness import thresholds
+from showcause.judges.contract import CODE_CHANGE, InputKind
+from showcause.judges.registry import default_mode as registry_default
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 
@@ -50,9 +52,10 @@ class ReviewOptions:
     eager_base: bool = True
 
 
-def default_mode(model: str | None) -> str:
-    """The mode of a code-change review when none is named: the mechanical judge without a model."""
-    return "evidence_gate" if model else "mechanical"
+def default_mode(model: str | None, input_kind: InputKind = CODE_CHANGE) -> str:
+    """The `--mode` a review runs when none is named, with (or without) a model: the one the mode specs
+    declare (`judges.registry.default_mode`, which `run_review` and the decision service ask too)."""
+    return registry_default(input_kind, bool(model)).cli_name
 
 
 def review_change(source: ChangeSource, options: ReviewOptions | None = None) -> ReviewResult:
@@ -74,4 +77,4 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
                                                 plan=options.plan, model=options.model,
                                                 base_url=options.base_url)
         request.blindness_warn, request.blindness_leak = options.blindness_warn, options.blindness_leak
-        return run_review(ctx, options.mode or default_mode(options.model), request)
+        return run_review(ctx, options.mode, request)   # no mode: the default the specs declare

@@ -8,11 +8,13 @@ from collections import Counter
 from typing import Any
 
 from showcause.core.claims import Claim, most_severe
-from showcause.core.errors import InputError, SandboxUnavailable, ShowcauseError
+from showcause.core.errors import SandboxUnavailable, ShowcauseError
 from showcause.core.result import ReviewResult
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
-from showcause.judges.base import ReviewRequest, all_modes, get_mode
+from showcause.judges.base import ReviewRequest
+from showcause.judges.contract import require_model
+from showcause.judges.registry import judge_mode
 from showcause.sandbox.runner import available_isolation
 from showcause.tools.base import ToolContext
 
@@ -44,15 +46,21 @@ def analysis_claim(ctx: ToolContext) -> Claim | None:
                      "analysis_budget_s with --config.")
 
 
-def run_review(ctx: ToolContext, mode: str = "mechanical", request: ReviewRequest | None = None) -> ReviewResult:
-    judge = get_mode(mode)
-    if judge is None:
-        raise InputError(f"unknown mode {mode!r}; known: {', '.join(j.name for j in all_modes())}")
+def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest | None = None) -> ReviewResult:
+    """Review a change in the mode `--mode` names (None: the default for whether a model is configured).
+
+    An unknown mode, and a mode that needs a model without one, are usage errors raised before anything runs.
+    """
     request = request or ReviewRequest()
+    judge = judge_mode(mode, has_model=bool(request.model))
+    spec = judge.spec
+    if spec.needs_model:
+        require_model(spec, request.model)
     started = time.monotonic()
-    ledger = Ledger(ctx)
-    meta: dict[str, Any] = {"mode": mode, "model": request.model, "usage": {}, "cost_usd": None, "seconds": 0.0,
-                            "isolation": "unavailable", "warnings": [], "review_id": uuid.uuid4().hex[:16]}
+    ledger = Ledger(ctx, spec.tools)   # the only tools this mode runs (a model is shown only these)
+    meta: dict[str, Any] = {"mode": spec.cli_name, "model": request.model, "usage": {}, "cost_usd": None,
+                            "seconds": 0.0, "isolation": "unavailable", "warnings": [],
+                            "review_id": uuid.uuid4().hex[:16]}
     try:
         # Before any model call or probe: without a sandbox that hides the host nothing of the change runs,
         # and a review that could not run its probes is never a pass.

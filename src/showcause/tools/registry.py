@@ -12,8 +12,8 @@ from typing import Any
 from showcause.core.registry import Registry
 from showcause.tools.base import Tool
 
-__all__ = ["ENTRY_POINT_GROUP", "TOOLS", "all_tools", "get_tool", "register", "tool_schemas", "tools_markdown",
-           "tools_text"]
+__all__ = ["BUILTIN_TOOLS", "ENTRY_POINT_GROUP", "TOOLS", "all_tools", "get_tool", "register", "tool_schemas",
+           "tools_markdown", "tools_text"]
 
 ENTRY_POINT_GROUP = "showcause.tools"
 
@@ -26,6 +26,8 @@ _BUILTINS = {
     "run_test": "showcause.tools.run_test:RunTestTool",
     "typecheck": "showcause.tools.typecheck:TypecheckTool",
 }
+
+BUILTIN_TOOLS: tuple[str, ...] = tuple(_BUILTINS)
 
 
 def _adapt(name: str, loaded: object) -> Tool:

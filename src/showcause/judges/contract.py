@@ -1,0 +1,117 @@
+"""What every review mode declares (`ModeSpec`) and the protocol the mode registry holds (`Mode`).
+
+The registry, the CLI, the service and the bench read a mode's spec instead of knowing mode names: whether
+it needs a model, which tools its ledger runs, how many passes the bench reserves money for, which budget
+group of the policy it reads, which input it reviews and which situation it is the default for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Literal, Protocol, get_args
+
+from showcause.core.errors import ModelRequired
+from showcause.judges.loop import Budget
+from showcause.sandbox.policy import Policy
+
+__all__ = ["BUDGET_GROUPS", "CODE_CHANGE", "DECISION", "BudgetGroup", "DefaultFor", "InputKind", "Mode", "ModeSpec",
+           "mode_budget", "model_budget", "require_model"]
+
+InputKind = Literal["code_change", "decision"]
+CODE_CHANGE: InputKind = "code_change"   # a repository change: --case, or --repo with --diff or --base/--head
+DECISION: InputKind = "decision"         # a decision document: --decision FILE
+# The situation a mode is the default for, within its input kind ("any": with or without a model).
+DefaultFor = Literal["without_model", "with_model", "any"]
+
+
+@dataclass(frozen=True)
+class BudgetGroup:
+    """A set of the policy's keys one review's `Budget` is made from."""
+
+    name: str
+    keys: tuple[str, ...]                 # the policy keys it reads (sandbox/policy.toml, --config)
+    build: Callable[[Policy], Budget]
+
+
+_REVIEW_KEYS = ("max_tool_calls", "max_review_tokens", "max_completion_tokens", "review_timeout_s", "max_turns")
+BUDGET_GROUPS: dict[str, BudgetGroup] = {g.name: g for g in (
+    BudgetGroup("review", _REVIEW_KEYS, Budget.from_policy),
+    # blind_first on a change: its own tokens, deadline and turns, the same tool calls and completions.
+    BudgetGroup("blind_review", ("max_tool_calls", "max_completion_tokens", "blind_max_review_tokens",
+                                 "blind_review_timeout_s", "blind_max_turns"), Budget.blind_from_policy),
+)}
+
+
+@dataclass(frozen=True)
+class ModeSpec:
+    """A review mode's contract.
+
+    ``name`` is unique in the registry; ``cli_name`` is what `--mode` calls it among the modes of its input
+    kind (the decision modes are `decision_blind_first` in the registry and `--mode blind_first` with
+    `--decision`); it defaults to ``name``. ``tools`` are the only tools its ledger runs, in the order a model
+    is shown them. ``passes`` is how many times one review may spend its whole budget (the bench reserves
+    that much; blind_first's two phases share one budget, so it is 1; a mode without a model has 0).
+    ``budget`` names the policy's budget group it reads (`BUDGET_GROUPS`), None for none. ``default_for``
+    is the situation, within its input kind, where it runs when `--mode` is not given.
+    """
+
+    name: str
+    description: str
+    input: InputKind = CODE_CHANGE
+    needs_model: bool = True
+    tools: tuple[str, ...] = ()
+    passes: int = 1
+    budget: str | None = "review"
+    default_for: DefaultFor | None = None
+    cli_name: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.name or not self.description:
+            raise ValueError("a mode needs a name and a description")
+        if self.input not in get_args(InputKind):
+            raise ValueError(f"mode {self.name!r}: input must be one of {get_args(InputKind)}, not {self.input!r}")
+        if self.default_for is not None and self.default_for not in get_args(DefaultFor):
+            raise ValueError(f"mode {self.name!r}: default_for must be one of {get_args(DefaultFor)} or None")
+        if self.budget is not None and self.budget not in BUDGET_GROUPS:
+            raise ValueError(f"mode {self.name!r}: budget must be one of {sorted(BUDGET_GROUPS)} or None")
+        if self.passes < 0 or (not self.needs_model and self.passes):
+            raise ValueError(f"mode {self.name!r}: passes must be 0 without a model, and never negative")
+        if len(set(self.tools)) != len(self.tools):
+            raise ValueError(f"mode {self.name!r}: a tool is named twice")
+        if not self.cli_name:
+            object.__setattr__(self, "cli_name", self.name)   # frozen: set once, here
+
+    def default_in(self, input_kind: InputKind, has_model: bool) -> bool:
+        """Whether this mode runs when `--mode` is not given, for this input with (or without) a model."""
+        wanted = "with_model" if has_model else "without_model"
+        return self.input == input_kind and self.default_for in (wanted, "any")
+
+
+class Mode(Protocol):
+    """What the mode registry holds; `Judge` (a code change) and `DecisionMode` (a decision) build on it."""
+
+    spec: ClassVar[ModeSpec]
+
+
+def mode_budget(spec: ModeSpec, policy: Policy) -> Budget | None:
+    """The budget one review of this mode runs under, from ``policy``; None for a mode that reads none."""
+    return None if spec.budget is None else BUDGET_GROUPS[spec.budget].build(policy)
+
+
+def model_budget(spec: ModeSpec, policy: Policy) -> Budget:
+    """`mode_budget` for a mode that runs a model: its spec must name a budget group."""
+    budget = mode_budget(spec, policy)
+    if budget is None:
+        raise ValueError(f"mode {spec.name!r} runs a model but its spec names no budget group")
+    return budget
+
+
+def require_model(spec: ModeSpec, model: str | None) -> str:
+    """``model``, or `ModelRequired` when none is configured (whoever runs a mode whose spec `needs_model`
+    calls this first: the review service, the decision service, the bench, and each model-driven mode)."""
+    if not model:
+        kind = "decision mode" if spec.input == DECISION else "mode"
+        raise ModelRequired(f"{kind} {spec.cli_name!r} needs a model: --model provider:model "
+                            "(e.g. openai:gpt-5-mini)")
+    return model
