@@ -1,0 +1,227 @@
+"""The mode contract: every mode declares a ModeSpec in one registry, and the CLI, the service and the bench
+read the specs (default mode, ledger tools, budget group, passes) instead of knowing mode names. A mode that
+needs a model, run without one, is one error (MODEL_REQUIRED, exit 2) wherever it is chosen."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from llm_servers import OpenAIServer, turn
+from showcause.bench.costs import review_reserve
+from showcause.bench.identity import budgets
+from showcause.bench.runner import BenchConfig, run_bench
+from showcause.core.claims import FinalAnswer
+from showcause.core.decision import load_decision
+from showcause.core.errors import EXIT_BAD_INPUT, InputError, ModelRequired
+from showcause.core.registry import DuplicateName
+from showcause.evidence.ledger import Ledger
+from showcause.judges.base import JudgeAnswer, ReviewRequest
+from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, DECISION, ModeSpec
+from showcause.judges.decision_modes import DecisionOptions, run_decision
+from showcause.judges.loop import Budget, run_tool_loop
+from showcause.judges.registry import MODES, all_modes, default_mode, find_mode, get_mode, mode_names, register_mode
+from showcause.providers.base import Message
+from showcause.providers.registry import get_provider
+from showcause.sandbox.policy import load_policy
+from showcause.service.decision import review_decision
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
+from showcause.tools.registry import TOOLS
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "demo-case"
+EXAMPLE = ROOT / "examples" / "decision.json"
+SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
+CHANGE_MODELS = [m.spec.cli_name for m in all_modes() if m.spec.input == CODE_CHANGE and m.spec.needs_model]
+DECISION_MODELS = [m.spec.cli_name for m in all_modes() if m.spec.input == DECISION and m.spec.needs_model]
+
+
+@pytest.fixture
+def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Modes registered in a test are gone after it (the suite's registry stays the built-ins)."""
+    MODES.names()   # entry points discovered first, so the copy holds them
+    monkeypatch.setattr(MODES, "_entries", dict(MODES._entries))
+    yield
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([SHOWCAUSE, *args], capture_output=True, text=True, timeout=300)
+
+
+# ---- the built-in specs ---------------------------------------------------------------------------------------
+
+def test_each_input_kind_has_its_own_modes_and_the_decision_modes_have_their_own_names():
+    assert MODES.names() == ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
+                             "blind_first", "decision_blind_first", "decision_proposal_first"]
+    assert mode_names(CODE_CHANGE) == ["mechanical", "evidence_gate", "decision_judge", "proposal_first",
+                                       "proposal_first_2pass", "blind_first"]
+    assert mode_names(DECISION) == ["blind_first", "proposal_first"]   # `--mode` with --decision: the CLI contract
+    blind = {kind: find_mode("blind_first", kind) for kind in (CODE_CHANGE, DECISION)}
+    assert blind[CODE_CHANGE] is get_mode("blind_first") and blind[DECISION] is get_mode("decision_blind_first")
+    assert find_mode("mechanical", DECISION) is None and find_mode("decision_blind_first", DECISION) is None
+
+
+def test_the_default_mode_is_computed_from_the_specs():
+    assert default_mode(CODE_CHANGE, has_model=False).name == "mechanical"
+    assert default_mode(CODE_CHANGE, has_model=True).name == "evidence_gate"
+    assert default_mode(DECISION, has_model=False).name == default_mode(DECISION, has_model=True).name \
+        == "decision_blind_first"
+
+
+def test_what_each_spec_declares():
+    declared = {m.spec.name: (m.spec.needs_model, m.spec.passes, m.spec.budget, m.spec.tools) for m in all_modes()}
+    six = tuple(TOOLS.names())
+    assert declared == {
+        "mechanical": (False, 0, None, ("search", "find_symbol", "run_test", "typecheck")),
+        "evidence_gate": (True, 1, "review", six), "decision_judge": (True, 1, "review", ()),
+        "proposal_first": (True, 1, "review", ()), "proposal_first_2pass": (True, 2, "review", ()),
+        "blind_first": (True, 1, "blind_review", six),
+        "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ())}
+    policy = load_policy()
+    for group in BUDGET_GROUPS.values():   # a group names only keys the policy has
+        assert all(hasattr(policy, key) for key in group.keys), group
+    assert BUDGET_GROUPS["blind_review"].build(policy).tokens == policy.blind_max_review_tokens
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"input": "patch"}, "input must be one of"), ({"budget": "huge"}, "budget must be one of"),
+    ({"needs_model": False}, "passes must be 0 without a model"), ({"passes": -1}, "never negative"),
+    ({"tools": ("search", "search")}, "a tool is named twice"), ({"default_for": "always"}, "default_for must be"),
+])
+def test_a_spec_that_contradicts_itself_is_refused(fields: dict[str, Any], message: str):
+    with pytest.raises(ValueError, match=message):
+        ModeSpec(name="x", description="x", **fields)
+
+
+# ---- the service and the bench read the spec ------------------------------------------------------------------
+
+class _ListsOnly:
+    spec: ClassVar[ModeSpec] = ModeSpec(name="lists_only", description="Lists files, then tries to read one.",
+                                        needs_model=False, passes=0, budget=None, tools=("list_files",))
+
+    def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
+        ledger.call("list_files", {})
+        ledger.call("read_file", {"path": "src/shop/cart.py"})
+        return JudgeAnswer(FinalAnswer(summary="listed", claims=[]))
+
+
+class _SearchesWithAModel:
+    spec: ClassVar[ModeSpec] = ModeSpec(name="searcher", description="A model with search only.", tools=("search",),
+                                        passes=3, budget="blind_review")
+
+    def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
+        provider = get_provider(request.model or "", base_url=request.base_url)
+        result = run_tool_loop(provider, ledger, [Message("system", "s"), Message("user", "u")], Budget())
+        return JudgeAnswer(result.answer, model=result.model)
+
+
+def test_a_mode_s_ledger_runs_only_the_tools_its_spec_names(plugins: None):
+    register_mode(_ListsOnly())
+    with open_snapshot(case=DEMO) as snap:
+        result = run_review(tool_context(snap), "lists_only")
+    assert [(c.tool, c.ok) for c in result.tool_calls] == [("list_files", True), ("read_file", False)]
+    assert "read_file is not available here; use list_files" in result.tool_calls[1].output
+    assert result.meta["mode"] == "lists_only" and result.verdict == "KEEP"
+
+
+def test_a_model_is_offered_only_the_tools_its_mode_s_ledger_runs(plugins: None):
+    register_mode(_SearchesWithAModel())
+    with OpenAIServer() as server:
+        server.add_turns(turn(content=json.dumps({"summary": "fine", "claims": []})))
+        with open_snapshot(case=DEMO) as snap:
+            result = run_review(tool_context(snap), "searcher",
+                                ReviewRequest(model="openai:test-model", base_url=server.url))
+        offered = [t["function"]["name"] for t in server.posts()[0].body["tools"]]
+    assert result.verdict == "KEEP" and offered == ["search"]
+
+
+def test_the_bench_reserves_and_pins_what_the_spec_declares(plugins: None):
+    register_mode(_SearchesWithAModel())
+    policy = load_policy()
+    # 3 passes of the blind_review group's 100,000 tokens at gpt-5-mini's higher price (2e-6 USD a token).
+    assert review_reserve("searcher", "openai:gpt-5-mini", 0.5, policy) == pytest.approx(0.6)
+    pinned = budgets(policy)
+    assert set(pinned) == {"default", "blind_first", "searcher"}
+    assert pinned["searcher"]["tokens"] == policy.blind_max_review_tokens
+
+
+def test_a_plugin_cannot_take_a_cli_name_or_a_default(plugins: None):
+    class Twin(_ListsOnly):
+        spec = ModeSpec(name="twin", cli_name="mechanical", description="d", needs_model=False, passes=0, budget=None)
+
+    class Usurper(_ListsOnly):
+        spec = ModeSpec(name="usurper", description="d", default_for="with_model")
+
+    class DecisionDefault:
+        spec = ModeSpec(name="decision_x", input=DECISION, description="d", default_for="without_model")
+
+        def review(self, decision: Any, options: Any) -> Any: ...
+
+    with pytest.raises(DuplicateName, match="'mechanical' already answers to --mode mechanical"):
+        register_mode(Twin())
+    with pytest.raises(DuplicateName, match="'evidence_gate' is already the default"):
+        register_mode(Usurper())
+    with pytest.raises(DuplicateName, match="'decision_blind_first' is already the default"):
+        register_mode(DecisionDefault())
+    with pytest.raises(DuplicateName, match="mode 'blind_first' is already registered"):
+        register_mode(find_mode("blind_first", CODE_CHANGE))   # type: ignore[arg-type]
+    assert default_mode(CODE_CHANGE, has_model=True).name == "evidence_gate" and "twin" not in MODES
+
+
+# ---- a mode that needs a model, without one: MODEL_REQUIRED, exit 2, on every path -----------------------------
+
+@pytest.mark.parametrize("mode", CHANGE_MODELS)
+def test_cli_review_of_a_change(mode: str):
+    proc = _cli("review", "--case", str(DEMO), "--mode", mode, "--format", "json")
+    assert proc.returncode == EXIT_BAD_INPUT and proc.stdout == ""
+    assert f"mode {mode!r} needs a model: --model provider:model" in proc.stderr
+
+
+@pytest.mark.parametrize("mode", DECISION_MODELS)
+def test_cli_review_of_a_decision(mode: str, tmp_path: Path):
+    out = tmp_path / "r.json"
+    proc = _cli("review", "--decision", str(EXAMPLE), "--mode", mode, "--output", str(out))
+    assert proc.returncode == EXIT_BAD_INPUT and not out.exists()
+    assert f"decision mode {mode!r} needs a model" in proc.stderr
+
+
+def test_cli_bench(tmp_path: Path):
+    proc = _cli("bench", str(ROOT / "examples"), "--modes", "mechanical,blind_first", "--out", str(tmp_path / "o"))
+    assert proc.returncode == EXIT_BAD_INPUT and "mode 'blind_first' needs a model" in proc.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("mode", CHANGE_MODELS)
+def test_the_service_and_each_judge(mode: str):
+    with open_snapshot(case=DEMO) as snap:
+        ctx = tool_context(snap)
+        with pytest.raises(ModelRequired) as raised:
+            run_review(ctx, mode, ReviewRequest(task="t"))
+        judge = find_mode(mode, CODE_CHANGE)
+        assert judge is not None
+        ledger = Ledger(ctx, judge.spec.tools)
+        with pytest.raises(ModelRequired):   # a library caller that skips the service meets the same error
+            judge.judge(ReviewRequest(task="t"), ledger)   # type: ignore[attr-defined]
+    assert raised.value.code == "MODEL_REQUIRED" and raised.value.exit_code == EXIT_BAD_INPUT
+    assert isinstance(raised.value, InputError) and ledger.calls == []   # refused before any tool ran
+
+
+@pytest.mark.parametrize("mode", DECISION_MODELS)
+def test_the_decision_service_and_each_decision_mode(mode: str):
+    with pytest.raises(ModelRequired):
+        review_decision(EXAMPLE, mode=mode, model=None, base_url=None, fmt="json", fail_on=None)
+    with pytest.raises(ModelRequired):
+        run_decision(load_decision(EXAMPLE), mode, DecisionOptions(model=""))
+
+
+def test_the_bench_check(tmp_path: Path):
+    cfg = BenchConfig(ROOT / "examples", ("evidence_gate",), 1, 1, tmp_path / "o")
+    with pytest.raises(ModelRequired, match="mode 'evidence_gate' needs a model"):
+        run_bench(cfg)
