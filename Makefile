@@ -63,5 +63,6 @@ bench: setup
 clean:
 	rm -rf $(VENV) toolchain/node_modules
 
+# The sections of docs/ generated from the registries (tests/test_docs.py fails when they are stale).
 docs: setup
-	$(BIN)/showcause tools list --markdown > docs/tools.md
+	$(BIN)/python -m showcause.service.docs docs

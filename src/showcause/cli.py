@@ -62,15 +62,15 @@ def _environment() -> None:
 
 @tools_app.command("list")
 def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the JSON schemas.")] = False,
-               markdown: Annotated[bool, typer.Option("--markdown", help="Print docs/tools.md.")] = False) -> None:
+               markdown: Annotated[bool, typer.Option("--markdown", help="Print the tool sections of "
+                                                      "docs/tools.md.")] = False) -> None:
     """List the tools and their arguments (generated from the tool registry)."""
     if as_json:
         typer.echo(json.dumps(service.tool_schemas(), indent=2))
-        return
-    if markdown:
+    elif markdown:
         typer.echo(service.tools_markdown(), nl=False)
-        return
-    typer.echo(service.tools_text(), nl=False)
+    else:
+        typer.echo(service.tools_text(), nl=False)
 
 
 @tools_app.command("run")

@@ -163,7 +163,7 @@ def modes_markdown() -> str:
 
 def budgets_markdown() -> str:
     """The budget groups a spec may name and the policy keys each reads (docs/modes.md, generated)."""
-    rows = ["| budget | policy keys (`[review]`) | modes |", "|---|---|---|"]
+    rows = ["| budget group | policy keys it reads (`[review]`) | modes |", "|---|---|---|"]
     for group in BUDGET_GROUPS.values():
         users = ", ".join(f"`{m.spec.cli_name}` ({m.spec.input.replace('_', ' ')})" for m in all_modes()
                           if m.spec.budget == group.name) or "none"

@@ -17,7 +17,7 @@ from showcause.providers.base import Provider, ProviderConfig, ProviderFactory, 
 from showcause.providers.errors import ConfigError
 
 __all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "ProviderSpec", "get_provider", "is_free",
-           "known_prefixes", "register_provider", "wrapping_providers"]
+           "known_prefixes", "providers_markdown", "register_provider", "wrapping_providers"]
 
 ENTRY_POINT_GROUP = "showcause.providers"
 
@@ -91,3 +91,10 @@ def get_provider(spec: str, *, base_url: str | None = None, config: ProviderConf
     provider = entry.factory(model.strip(), base_url, config or ProviderConfig())
     wrap = _WRAPPER.get()
     return provider if wrap is None else wrap(provider)
+
+
+def providers_markdown() -> str:
+    """The table of provider prefixes in docs/modes.md, generated from the registry."""
+    rows = ["| `--model` prefix | costs money |", "|---|---|"]
+    rows += [f"| `{prefix}:` | {'no' if is_free(prefix) else 'yes'} |" for prefix in known_prefixes()]
+    return "\n".join(rows) + "\n"
