@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import pytest
 
 from llm_servers import OpenAIServer, turn
+from showcause import service
 from showcause.bench.costs import review_reserve
 from showcause.bench.identity import budgets
 from showcause.bench.runner import BenchConfig, run_bench
@@ -73,6 +74,9 @@ def test_the_default_mode_is_computed_from_the_specs():
     assert default_mode(CODE_CHANGE, has_model=True).name == "evidence_gate"
     assert default_mode(DECISION, has_model=False).name == default_mode(DECISION, has_model=True).name \
         == "decision_blind_first"
+    # The façade's answer (what front ends ask) is the same rule, as a `--mode` value.
+    assert (service.default_mode(None), service.default_mode("openai:x")) == ("mechanical", "evidence_gate")
+    assert service.default_mode(None, DECISION) == "blind_first"
 
 
 def test_what_each_spec_declares():
