@@ -63,6 +63,8 @@ bench: setup
 clean:
 	rm -rf $(VENV) toolchain/node_modules
 
-# The sections of docs/ generated from the registries (tests/test_docs.py fails when they are stale).
+# The sections of docs/ generated from the registries, and the policy reference generated from its model
+# (tests/test_docs.py and tests/test_policy.py fail when they are stale).
 docs: setup
 	$(BIN)/python -m showcause.service.docs docs
+	$(BIN)/python -m showcause.sandbox.policy_doc sandbox/policy.toml docs/configuration.md

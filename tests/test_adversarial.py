@@ -142,7 +142,8 @@ def command(entry: Entry, dest: Path, case: Path, base_url: str | None = None) -
             model = "openai:test-model" if transport == "openai" else "anthropic:claude-test"
             argv += ["--model", model, "--base-url", str(base_url)]
     if "policy" in doc:
-        lines = [f"{k} = {json.dumps(v)}" for k, v in doc["policy"].items()]
+        lines = [line for section, keys in doc["policy"].items()
+                 for line in (f"[{section}]", *(f"{k} = {json.dumps(v)}" for k, v in keys.items()))]
         (dest / "policy.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
         argv += ["--config", str(dest / "policy.toml")]
     return argv

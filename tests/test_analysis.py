@@ -58,12 +58,12 @@ def test_budget_counts_a_thread_s_nested_sections_once_and_groups_what_it_left_o
 
 def test_policy_has_the_analysis_keys_and_a_repository_may_only_tighten_them() -> None:
     policy = load_policy()
-    assert (policy.max_analysis_bytes, policy.analysis_budget_s) == (4_000_000, 30.0)
+    assert (policy.analysis.max_analysis_bytes, policy.analysis.analysis_budget_s) == (4_000_000, 30.0)
     tighter = load_policy({"analysis": {"max_analysis_bytes": 1000, "analysis_budget_s": 5}})
-    assert (tighter.max_analysis_bytes, tighter.analysis_budget_s) == (1000, 5.0)
+    assert (tighter.analysis.max_analysis_bytes, tighter.analysis.analysis_budget_s) == (1000, 5.0)
     tighter_only(policy, tighter, "repo")
     with pytest.raises(InputError, match="analysis_budget_s may only be tightened"):
-        tighter_only(policy, load_policy({"analysis_budget_s": 60.0}), "repo")
+        tighter_only(policy, load_policy({"analysis": {"analysis_budget_s": 60.0}}), "repo")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ def test_without_caps_both_files_still_using_the_name_block(tmp_path: Path) -> N
 
 def test_a_file_over_the_size_cap_is_named_in_a_warning_and_keeps_the_name_from_retiring(tmp_path: Path) -> None:
     # data/big.json may hold uses of `alpha` nobody looked at: `alpha` is not retired on what was seen.
-    result = _review(tmp_path, "max_analysis_bytes = 1000\n")
+    result = _review(tmp_path, "[analysis]\nmax_analysis_bytes = 1000\n")
     assert (result.verdict, result.model_verdict) == ("WARNING", "KEEP")
     [claim] = result.claims
     assert claim.verdict == "WARNING" and claim.status == "unconfirmed"
@@ -139,7 +139,7 @@ def test_a_file_over_the_size_cap_is_named_in_a_warning_and_keeps_the_name_from_
 
 
 def test_a_spent_budget_stops_the_analysis_and_says_so(tmp_path: Path) -> None:
-    result = _review(tmp_path, "analysis_budget_s = 0.000001\n")
+    result = _review(tmp_path, "[analysis]\nanalysis_budget_s = 0.000001\n")
     assert (result.verdict, result.model_verdict) == ("WARNING", "KEEP")
     [claim] = result.claims
     assert "the review's analysis_budget_s (1e-06 s) ran out" in claim.claim.claim

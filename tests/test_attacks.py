@@ -126,7 +126,7 @@ def _run_attack(folder: Path, level: str, bait: Bait, tmp: Path) -> list[str]:
 
 
 def _skip_reason(spec: dict[str, Any], level: str) -> str | None:
-    named = spec.get("policy", {}).get("isolation")
+    named = spec.get("policy", {}).get("process", {}).get("isolation")
     if named and not FORCED_ISOLATION and named != level:
         return f"the attack is about the {named} level"
     for req in spec.get("requires", []):
@@ -144,7 +144,7 @@ def _params() -> list[Any]:
     """(level, attack) pairs: every attack at every level that works here; one that names a level runs there."""
     out = []
     for folder in ATTACKS:
-        named = _load(folder).get("policy", {}).get("isolation")
+        named = _load(folder).get("policy", {}).get("process", {}).get("isolation")
         for level in LEVELS_HERE:
             if FORCED_ISOLATION or not named or named == level:
                 out.append(pytest.param(level, folder, id=f"{level}/{folder.name}"))

@@ -112,11 +112,11 @@ def test_patch_that_does_not_apply_exits_2(tmp_path: Path):
 
 def test_policy_config_override(case: Path, tmp_path: Path):
     cfg = tmp_path / "c.toml"
-    cfg.write_text("[sandbox]\nmax_read_lines = 2\n")
+    cfg.write_text("[sandbox.paths]\nmax_read_lines = 2\n")
     proc = run("tools", "run", "read_file", "--case", str(case), "--config", str(cfg), "--args",
                '{"path": "src/calc/ops.py"}')
     assert proc.returncode == 0 and "(lines 1-2 of 10)" in proc.stdout
-    cfg.write_text("[sandbox]\nmax_read_lines = -1\n")
+    cfg.write_text("[sandbox.paths]\nmax_read_lines = -1\n")
     bad = run("tools", "run", "read_file", "--case", str(case), "--config", str(cfg), "--args", '{"path": "x"}')
     assert bad.returncode == 2 and "max_read_lines must be positive" in bad.stderr
     cfg.write_text("[sandbox]\nno_such_key = 1\n")

@@ -136,7 +136,7 @@ def test_isolation_none_by_name_runs_and_every_format_says_so_first(tmp_path: Pa
 
 def test_a_repository_config_cannot_choose_none(tmp_path: Path):
     case = _case(tmp_path)
-    (case / "base" / ".showcause.toml").write_text('[sandbox]\nisolation = "none"\n')
+    (case / "base" / ".showcause.toml").write_text('[sandbox.process]\nisolation = "none"\n')
     proc = _run("review", "--case", str(case), "--format", "json", host="ubuntu-24.04")
     assert proc.returncode == 2 and "isolation may only be tightened by the repository" in proc.stderr
     assert not _marker(tmp_path).exists()
@@ -187,13 +187,14 @@ def test_the_base_cache_serves_only_the_level_and_policy_that_stored_it(tmp_path
     (tree / "a.py").write_text("x = 1\n")
     working = [lv for lv in SAFE_LEVELS if probe(lv).ok]
     for level in working:
-        cache_put(tree, "run_tests", "t", load_policy({"isolation": level}), {"stored": level})
+        cache_put(tree, "run_tests", "t", load_policy({"process": {"isolation": level}}), {"stored": level})
     for level in working:
-        assert cache_get(tree, "run_tests", "t", load_policy({"isolation": level})) == {"stored": level}
+        assert cache_get(tree, "run_tests", "t", load_policy({"process": {"isolation": level}})) == {"stored": level}
         # Another policy in force (here a different per-test timeout) is another key.
-        assert cache_get(tree, "run_tests", "t", load_policy({"isolation": level, "test_timeout_s": 7})) is None
+        other = load_policy({"process": {"isolation": level, "test_timeout_s": 7}})
+        assert cache_get(tree, "run_tests", "t", other) is None
     # At `none` the code under test could reach the cache: nothing is stored or served there.
-    none = load_policy({"isolation": "none"})
+    none = load_policy({"process": {"isolation": "none"}})
     cache_put(tree, "run_tests", "u", none, {"stored": "none"})
     assert cache_get(tree, "run_tests", "u", none) is None
     assert cache_get(tree, "run_tests", "t", none) is None

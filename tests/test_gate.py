@@ -157,7 +157,7 @@ def test_truncated_artifacts_cannot_be_cited(tmp_path):
     case = make_case(tmp_path / "t", PY_BASE, PY_HEAD, checks={"tests": ["tests/test_ops.py"], "typecheck": "pyright"})
     with open_snapshot(case=case) as snap:
         ctx = tool_context(snap)
-        ctx.policy = ctx.policy.merged({"max_chars": 100}, "test")
+        ctx.policy = ctx.policy.merged({"output": {"max_chars": 100}}, "test")
         ledger = Ledger(ctx)
         call = ledger.call("typecheck", {})
         assert "[output cut" in call.output and call.artifacts == []

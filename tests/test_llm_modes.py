@@ -175,5 +175,6 @@ def test_review_budget_comes_from_the_config(tmp_path: Path):
     assert ["tools" in b for b in bodies] == [True, True] + [False] * (Budget().turns - 2)
     assert result.error and result.error["code"] == "BUDGET_EXCEEDED"
     default = load_policy()
-    assert (default.max_tool_calls, default.max_review_tokens, default.max_completion_tokens, default.review_timeout_s,
-            default.max_turns) == dataclasses.astuple(Budget())
+    review = default.review
+    assert (review.max_tool_calls, review.max_review_tokens, review.max_completion_tokens, review.review_timeout_s,
+            review.max_turns) == dataclasses.astuple(Budget())

@@ -89,9 +89,9 @@ def test_what_each_spec_declares():
         "blind_first": (True, 1, "blind_review", six),
         "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ())}
     policy = load_policy()
-    for group in BUDGET_GROUPS.values():   # a group names only keys the policy has
-        assert all(hasattr(policy, key) for key in group.keys), group
-    assert BUDGET_GROUPS["blind_review"].build(policy).tokens == policy.blind_max_review_tokens
+    for group in BUDGET_GROUPS.values():   # a group names only keys the policy's [review] section has
+        assert all(hasattr(policy.review, key) for key in group.keys), group
+    assert BUDGET_GROUPS["blind_review"].build(policy).tokens == policy.review.blind_max_review_tokens
 
 
 @pytest.mark.parametrize(("fields", "message"), [
@@ -153,7 +153,7 @@ def test_the_bench_reserves_and_pins_what_the_spec_declares(plugins: None):
     assert review_reserve("searcher", "openai:gpt-5-mini", 0.5, policy) == pytest.approx(0.6)
     pinned = budgets(policy)
     assert set(pinned) == {"default", "blind_first", "searcher"}
-    assert pinned["searcher"]["tokens"] == policy.blind_max_review_tokens
+    assert pinned["searcher"]["tokens"] == policy.review.blind_max_review_tokens
 
 
 def test_a_plugin_cannot_take_a_cli_name_or_a_default(plugins: None):

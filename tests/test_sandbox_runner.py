@@ -29,7 +29,7 @@ def _run(tmp_path: Path, code: str, isolation: str = "auto", **kw):
     ws.mkdir(exist_ok=True)
     out.mkdir(exist_ok=True)
     (ws / "probe.py").write_text(code)
-    policy = load_policy({"isolation": isolation})
+    policy = load_policy({"process": {"isolation": isolation}})
     return run_sandboxed([sys.executable, "probe.py"], workspace=ws, out_dir=out, policy=policy, memory_mb=1024, **kw)
 
 
@@ -62,7 +62,7 @@ def test_auto_picks_the_first_working_level():
     else:
         with pytest.raises(SandboxUnavailable):
             available_isolation(load_policy())
-    assert available_isolation(load_policy({"isolation": "none"})) == "none"
+    assert available_isolation(load_policy({"process": {"isolation": "none"}})) == "none"
 
 
 def test_environment_is_scrubbed(tmp_path: Path, secret_env: None, level: str):

@@ -168,14 +168,15 @@ def test_worker_min_files_zero_starts_a_worker_for_any_load_on_any_host(
 
 
 def test_worker_min_files_is_a_policy_key_a_repository_may_only_raise() -> None:
-    assert Policy().symbol_worker_min_files == PARALLEL_MIN_FILES == load_policy().symbol_worker_min_files
-    assert load_policy({"symbol_worker_min_files": 0}).symbol_worker_min_files == 0
+    loaded = load_policy().symbols.symbol_worker_min_files
+    assert Policy().symbols.symbol_worker_min_files == PARALLEL_MIN_FILES == loaded
+    assert load_policy({"symbols": {"symbol_worker_min_files": 0}}).symbols.symbol_worker_min_files == 0
     with pytest.raises(InputError, match="symbol_worker_min_files must be 0 or more"):
-        load_policy({"symbol_worker_min_files": -1})
+        load_policy({"symbols": {"symbol_worker_min_files": -1}})
     default = load_policy()
-    tighter_only(default, load_policy({"symbol_worker_min_files": 5000}), "repo")  # fewer host processes
+    tighter_only(default, load_policy({"symbols": {"symbol_worker_min_files": 5000}}), "repo")  # fewer host processes
     with pytest.raises(InputError, match="symbol_worker_min_files may only be tightened"):
-        tighter_only(default, load_policy({"symbol_worker_min_files": 0}), "repo")
+        tighter_only(default, load_policy({"symbols": {"symbol_worker_min_files": 0}}), "repo")
 
 
 def test_worker_extracts_only_unchanged_content(tmp_path: Path) -> None:

@@ -125,7 +125,7 @@ def test_search_hits_counts_and_caps(py_snap: Snapshot):
     ]
     assert [(s.file, s.line) for s in call.shown][:2] == [("src/calc/ops.py", 2), ("src/calc/ops.py", 6)]
     ctx = tool_context(py_snap)
-    ctx.policy = ctx.policy.merged({"max_search_hits": 2}, "test")
+    ctx.policy = ctx.policy.merged({"output": {"max_search_hits": 2}}, "test")
     capped = Ledger(ctx).call("search", {"pattern": "def", "case_sensitive": False})
     assert "[showing the first 2 of 6;" in capped.output
     fixed = lg.call("search", {"pattern": "a - b", "fixed": True, "path": "src"})
@@ -134,7 +134,7 @@ def test_search_hits_counts_and_caps(py_snap: Snapshot):
 
 def test_read_file_numbers_lines_and_says_how_to_read_on(py_snap: Snapshot):
     ctx = tool_context(py_snap)
-    ctx.policy = ctx.policy.merged({"max_read_lines": 3}, "test")
+    ctx.policy = ctx.policy.merged({"paths": {"max_read_lines": 3}}, "test")
     call = Ledger(ctx).call("read_file", {"path": "src/calc/ops.py", "start_line": 2})
     assert call.output.splitlines() == [
         "T1 read_file src/calc/ops.py (lines 2-4 of 10)",
@@ -156,7 +156,7 @@ def test_list_files(py_snap: Snapshot):
 
 def test_output_cap_drops_artifacts_that_were_cut(py_snap: Snapshot):
     ctx = tool_context(py_snap)
-    ctx.policy = ctx.policy.merged({"max_chars": 120}, "test")
+    ctx.policy = ctx.policy.merged({"output": {"max_chars": 120}}, "test")
     call = Ledger(ctx).call("typecheck", {})
     assert "[output cut:" in call.output
     # The NEW line did not fit, so no artifact survives.

@@ -107,8 +107,8 @@ class Ledger:
         found = self.ctx.cache.get("retirement")
         if not isinstance(found, Retirement):
             policy = self.ctx.policy
-            found = Retirement(self.ctx.snapshot, timeout=policy.search_timeout_s,
-                               worker_min_files=policy.symbol_worker_min_files, budget=self.ctx.analysis)
+            found = Retirement(self.ctx.snapshot, timeout=policy.search.timeout_s,
+                               worker_min_files=policy.symbols.symbol_worker_min_files, budget=self.ctx.analysis)
             self.ctx.cache["retirement"] = found
         return found
 
@@ -160,7 +160,7 @@ class Ledger:
         except (OSError, RuntimeError, ValueError) as exc:
             # A tool that fails is a failed call in the ledger, not a failed review.
             out = ToolOutput(text=f"{name}: failed: {type(exc).__name__}: {exc}", ok=False)
-        text, _ = _cut(out, self.ctx.policy.max_chars)
+        text, _ = _cut(out, self.ctx.policy.output.max_chars)
         # Only what was actually shown counts: anything cut away can never be cited. Lines are what `_cut`
         # keeps whole: split at \n only (str.splitlines would also split a shown line at U+2028, \f …).
         lines = set(text.split("\n"))

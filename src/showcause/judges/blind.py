@@ -100,7 +100,7 @@ class BlindFirstJudge:
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         policy = ledger.ctx.policy
         limits = thresholds(request.blindness_warn, request.blindness_leak,
-                            Thresholds(policy.blindness_warn, policy.blindness_leak))
+                            Thresholds(policy.review.blindness_warn, policy.review.blindness_leak))
         check = check_blindness(request.plan, [request.task, *request.constraints, request.context], limits)
         check.refuse_if_leaked("plan")               # before any provider exists, let alone a call
         meta: dict[str, Any] = {"blindness": check.to_meta(), "phases": 0}

@@ -1,6 +1,6 @@
 """The bounded tool loop every model-driven mode uses.
 
-Budgets (defaults in `Budget`): tool calls, tokens per review — a hard cap: a call whose prompt
+Budgets (defaults: the policy's `[review]` keys): tool calls, tokens per review — a hard cap: a call whose prompt
 estimate plus `max_tokens` cannot fit is not made —, completion tokens per call, a wall-clock deadline
 that also bounds the processes tools start, and a turn limit. At a cap the model gets one forced final
 turn with tools disabled; tool calls it still makes are refused, not run. Invalid tool names or
@@ -22,6 +22,7 @@ from showcause.evidence.ledger import Ledger
 from showcause.providers.base import Message, Provider, ToolCallRequest, ToolSpec, schema_kwargs
 from showcause.providers.errors import OutputTruncatedError
 from showcause.sandbox.policy import Policy
+from showcause.sandbox.policy_model import ReviewSection
 from showcause.tools.registry import tool_schemas
 
 __all__ = ["ANSWER_SCHEMA", "Budget", "BudgetExceeded", "LoopResult", "OutputTruncated", "ReviewTimeout",
@@ -59,25 +60,31 @@ class ReviewTimeout(ShowcauseError):
 OutputTruncated = OutputTruncatedError
 
 
+# The defaults are the policy model's (`[review]` of sandbox/policy.toml), defined there only.
+_REVIEW = ReviewSection()
+
+
 @dataclass(frozen=True)
 class Budget:
-    tool_calls: int = 10
-    tokens: int = 60_000
-    completion_tokens: int = 8_000
-    seconds: float = 300.0
-    turns: int = 16
+    tool_calls: int = _REVIEW.max_tool_calls
+    tokens: int = _REVIEW.max_review_tokens
+    completion_tokens: int = _REVIEW.max_completion_tokens
+    seconds: float = _REVIEW.review_timeout_s
+    turns: int = _REVIEW.max_turns
 
     @classmethod
     def from_policy(cls, p: Policy) -> Budget:
         """The policy's `[review]` keys (policy.toml, the base tree's .showcause.toml, --config)."""
-        return cls(tool_calls=p.max_tool_calls, tokens=p.max_review_tokens, completion_tokens=p.max_completion_tokens,
-                   seconds=p.review_timeout_s, turns=p.max_turns)
+        r = p.review
+        return cls(tool_calls=r.max_tool_calls, tokens=r.max_review_tokens, completion_tokens=r.max_completion_tokens,
+                   seconds=r.review_timeout_s, turns=r.max_turns)
 
     @classmethod
     def blind_from_policy(cls, p: Policy) -> Budget:
         """blind_first on a repository change: the `blind_*` keys, with the same tool calls and completions."""
-        return replace(cls.from_policy(p), tokens=p.blind_max_review_tokens, seconds=p.blind_review_timeout_s,
-                       turns=p.blind_max_turns)
+        r = p.review
+        return replace(cls.from_policy(p), tokens=r.blind_max_review_tokens, seconds=r.blind_review_timeout_s,
+                       turns=r.blind_max_turns)
 
 
 @dataclass
@@ -159,8 +166,8 @@ def _run_tools(ledger: Ledger, state: _State, calls: Sequence[ToolCallRequest], 
             continue
         # The review deadline also bounds how long the processes a tool starts may run (a wait for a free
         # process slot, see sandbox/runner.py, comes on top).
-        ledger.ctx.policy = replace(ledger.ctx.policy, timeout_s=max(1.0, min(ledger.ctx.policy.timeout_s,
-                                                                              state.left() - 1)))
+        limit = max(1.0, min(ledger.ctx.policy.process.timeout_s, state.left() - 1))
+        ledger.ctx.policy = ledger.ctx.policy.merged({"process": {"timeout_s": limit}}, "the review deadline")
         call = ledger.call(req.name, req.arguments)
         out.append(Message("tool", call.output, tool_call_id=req.id, name=req.name))
     return out

@@ -144,7 +144,7 @@ def run_probes(ledger: Ledger) -> Probes:
     notes: list[str] = []
     with ThreadPoolExecutor(max_workers=1) as side:
         retiring = side.submit(ledger.retirement)
-        fitting = side.submit(_arity, ctx.snapshot, notes, ctx.analysis, ctx.policy.symbol_worker_min_files)
+        fitting = side.submit(_arity, ctx.snapshot, notes, ctx.analysis, ctx.policy.symbols.symbol_worker_min_files)
         calls = ledger.call_many(probes, workers=2)
         retirement = retiring.result()
         mismatches = fitting.result()

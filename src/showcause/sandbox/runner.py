@@ -54,13 +54,13 @@ def available_isolation(policy: Policy) -> str:
     Raises SandboxUnavailable when no such level (or the level the policy names) works here: repository
     code is then never run, at no weaker level.
     """
-    return resolve(policy.isolation)
+    return resolve(policy.process.isolation)
 
 
 def _env(policy: Policy, home: str, tmp: str, extra: dict[str, str]) -> dict[str, str]:
     venv_bin = os.path.dirname(sys.executable)
     path = [venv_bin, "/usr/local/bin", "/usr/bin", "/bin"]
-    env = {k: os.environ[k] for k in policy.env_allow if k in os.environ}
+    env = {k: os.environ[k] for k in policy.process.env_allow if k in os.environ}
     env.update({"PATH": ":".join(path), "HOME": home, "TMPDIR": tmp, "LANG": env.get("LANG", "C.UTF-8"),
                 "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "NO_COLOR": "1", "CI": "true"})
     env.update(extra)
@@ -73,9 +73,10 @@ def _limit_argv(memory_mb: int, policy: Policy) -> list[str]:
     (A `preexec_fn` would do the same but is unsafe when tools run in threads.)
     """
     mem = memory_mb * 1024 * 1024
-    fsize = policy.file_size_mb * 1024 * 1024
-    return [which("prlimit") or "/usr/bin/prlimit", f"--as={mem}", f"--cpu={policy.cpu_s}:{policy.cpu_s + 5}",
-            f"--fsize={fsize}", f"--nofile={policy.open_files}", "--core=0", "--"]
+    limits = policy.process
+    fsize = limits.file_size_mb * 1024 * 1024
+    return [which("prlimit") or "/usr/bin/prlimit", f"--as={mem}", f"--cpu={limits.cpu_s}:{limits.cpu_s + 5}",
+            f"--fsize={fsize}", f"--nofile={limits.open_files}", "--core=0", "--"]
 
 
 def _no_caps() -> list[str]:
@@ -164,7 +165,7 @@ def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy,
     """
     with _slots():
         lifecycle.check_stopping()
-        groups = make_groups(policy.max_processes, memory_mb)
+        groups = make_groups(policy.process.max_processes, memory_mb)
         # A memory group bounds real memory (files in the tmpfs included); the address-space limit then only
         # has to stop runaway reservations, and callers running a JIT may raise it (node's WebAssembly,
         # behind `fetch`, reserves about 12 GiB of address space it never uses).
@@ -176,7 +177,7 @@ def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy,
                                 stderr=subprocess.PIPE, start_new_session=True)
         try:
             with lifecycle.tracked_process(proc, groups):
-                stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.max_output_bytes)
+                stdout, stderr, truncated, timed_out = _pump(proc, started + limit, policy.process.max_output_bytes)
         finally:
             _kill_group(proc)
             for stream in (proc.stdout, proc.stderr):
@@ -211,11 +212,11 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     new_root = out_dir.parent / "root"
     if level == "unshare":
         new_root.mkdir(exist_ok=True)
-    cmd = wrap(level, inner, workspace, out_dir, policy.file_size_mb * 1024 * 1024, new_root)
+    cmd = wrap(level, inner, workspace, out_dir, policy.process.file_size_mb * 1024 * 1024, new_root)
     if level == "none":
         cmd = _no_caps() + cmd
         lifecycle.adopt_orphans()
-    limit = timeout_s if timeout_s is not None else policy.timeout_s
+    limit = timeout_s if timeout_s is not None else policy.process.timeout_s
     # Host programs (prlimit, bwrap, unshare) start outside the reviewed tree; the sandbox enters /ws itself.
     cwd = workspace if level == "none" else out_dir.parent
     rc, stdout, stderr, truncated, timed_out, seconds = _run_in_slot(cmd, cwd, full_env, policy, memory_mb,
@@ -223,7 +224,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     lifecycle.check_stopping()   # a process killed by a signal's handler reports nothing
     notes: list[str] = []
     if truncated:
-        notes.append(f"output beyond {policy.max_output_bytes} bytes per stream was discarded")
+        notes.append(f"output beyond {policy.process.max_output_bytes} bytes per stream was discarded")
     if timed_out:
         notes.append(f"killed after the {limit:g} s wall timeout")
     return ProcResult(argv=tuple(inner), returncode=None if timed_out else rc,

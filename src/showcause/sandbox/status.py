@@ -20,10 +20,10 @@ def sandbox_report(policy: Policy) -> tuple[dict[str, Any], str]:
         level: str | None = available_isolation(policy)
     except SandboxUnavailable as exc:
         level, error = None, exc
-    doc: dict[str, Any] = {"isolation": level, "asked": policy.isolation,
+    doc: dict[str, Any] = {"isolation": level, "asked": policy.process.isolation,
                            "levels": {lv: {"ok": p.ok, "detail": p.detail} for lv, p in probes.items()}}
     lines = [f"{lv:8} {'works' if p.ok else 'does not work: ' + p.detail}" for lv, p in probes.items()]
-    lines.append(f"isolation {policy.isolation}: {level or 'none that hides the host'}")
+    lines.append(f"isolation {policy.process.isolation}: {level or 'none that hides the host'}")
     if error:
         doc["error"] = {"code": error.code, "message": error.message}
         lines.append(error.message)

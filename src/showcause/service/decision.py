@@ -36,7 +36,7 @@ def review_decision(path: Path, *, mode: str | None, model: str | None, base_url
     if config is not None and not config.is_file():
         raise InputError(f"{config}: no such config file")
     policy = load_policy(config) if config is not None else load_policy()
-    limits = thresholds(warn, leak, Thresholds(policy.blindness_warn, policy.blindness_leak))
+    limits = thresholds(warn, leak, Thresholds(policy.review.blindness_warn, policy.review.blindness_leak))
     decision = load_decision(path)
     options = DecisionOptions(model=model, base_url=base_url, thresholds=limits,
                               budget=mode_budget(chosen.spec, policy) or Budget())

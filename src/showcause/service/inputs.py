@@ -34,7 +34,7 @@ def open_snapshot(*, case: Path | None = None, repo: Path | None = None, diff: P
 
 def with_isolation(policy: Policy, isolation: str | None) -> Policy:
     """`--isolation` (the user's explicit choice) over whatever the config files said."""
-    return policy if isolation is None else policy.merged({"isolation": isolation}, "--isolation")
+    return policy if isolation is None else policy.merged({"process": {"isolation": isolation}}, "--isolation")
 
 
 def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "head",

@@ -41,7 +41,7 @@ class ToolContext:
     @property
     def analysis(self) -> AnalysisBudget:
         """The host-side analysis budget of this review, shared by every view of it (see `cache`)."""
-        fresh = AnalysisBudget(self.policy.analysis_budget_s, self.policy.max_analysis_bytes)
+        fresh = AnalysisBudget(self.policy.analysis.analysis_budget_s, self.policy.analysis.max_analysis_bytes)
         found = self.cache.setdefault("analysis", fresh)
         assert isinstance(found, AnalysisBudget)
         return found

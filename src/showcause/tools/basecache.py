@@ -10,7 +10,6 @@ Set SHOWCAUSE_CACHE_DIR to move the cache, SHOWCAUSE_NO_CACHE=1 to disable it.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
@@ -84,7 +83,7 @@ def _versions() -> dict[str, str]:
 
 def _key(tree: Path, kind: str, target: str, policy: Policy, level: str, extra: dict[str, Any]) -> str:
     ident = json.dumps({"tree": tree_hash(tree), "kind": kind, "target": target, "isolation": level,
-                        "policy": dataclasses.asdict(policy), "extra": extra, **_versions()}, sort_keys=True)
+                        "policy": policy.model_dump(mode="json"), "extra": extra, **_versions()}, sort_keys=True)
     return hashlib.sha256(ident.encode()).hexdigest()
 
 

@@ -188,7 +188,7 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
             if (tree / "tsconfig.json").is_file():
                 argv += ["-p", "tsconfig.json"]
         proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                             memory_mb=policy.typecheck_memory_mb,
+                             memory_mb=policy.process.typecheck_memory_mb,
                              env={"PYRIGHT_PYTHON_GLOBAL_NODE": "1", "NODE_OPTIONS": "--max-old-space-size=3072"})
     if proc.timed_out:
         return CheckRun(checker, (), proc, f"{checker} was killed after the {proc.seconds:.0f} s wall timeout")

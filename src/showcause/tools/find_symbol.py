@@ -45,10 +45,10 @@ class FindSymbolTool:
 
         other = ctx.snapshot.tree("base" if ctx.side == "head" else "head")
         with ctx.analysis.measure():
-            index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files,
-                                         budget=ctx.analysis, worker_min_files=ctx.policy.symbol_worker_min_files)
+            index = SymbolIndex.for_tree(ctx.root, sibling=other, changed=ctx.snapshot.diff.files, budget=ctx.analysis,
+                                         worker_min_files=ctx.policy.symbols.symbol_worker_min_files)
             hits = index.lookup(args.name, args.kind, ctx.analysis)
-        cap = ctx.policy.max_symbol_hits
+        cap = ctx.policy.output.max_symbol_hits
         n_def = sum(1 for h in hits if h.kind == "definition")
         lines = [f"find_symbol {args.name} ({args.kind}): {n_def} definition{'s' * (n_def != 1)}, "
                  f"{len(hits) - n_def} reference{'s' * (len(hits) - n_def != 1)}"]
@@ -56,7 +56,7 @@ class FindSymbolTool:
         ordered = sorted(hits, key=lambda h: (h.kind != "definition", h.file, h.line))
         shown: list[Shown] = []
         for h in ordered[:cap]:
-            line = f"{h.file}:{h.line}: {h.kind} {h.detail}: {clip(h.text, ctx.policy.max_line_chars)}"
+            line = f"{h.file}:{h.line}: {h.kind} {h.detail}: {clip(h.text, ctx.policy.paths.max_line_chars)}"
             lines.append(line)
             shown.append(Shown(h.file, h.line, line))
         if len(ordered) > cap:

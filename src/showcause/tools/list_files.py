@@ -27,8 +27,8 @@ class ListFilesTool:
 
     def run(self, ctx: ToolContext, args: ListFilesArgs) -> ToolOutput:  # type: ignore[override]
         _abs, rel = confine(ctx.root, args.path or "")
-        files, total = rg_files(ctx.root, rel, glob=args.glob, limit=ctx.policy.max_list_files,
-                                timeout=ctx.policy.search_timeout_s)
+        files, total = rg_files(ctx.root, rel, glob=args.glob, limit=ctx.policy.output.max_list_files,
+                                timeout=ctx.policy.search.timeout_s)
         where = rel or "."
         lines = [f"list_files {where}{f' (glob {args.glob})' if args.glob else ''}: {total} file{'s' * (total != 1)}"]
         lines += files

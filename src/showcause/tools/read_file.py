@@ -33,8 +33,8 @@ class ReadFileTool:
         if not path.is_file():
             raise ToolArgumentError(f"{rel or '.'} is not a regular file (use list_files for directories)")
         size = path.stat().st_size
-        if size > policy.max_file_bytes:
-            raise ToolArgumentError(f"{rel} is {size} bytes, over the {policy.max_file_bytes}-byte cap; "
+        if size > policy.paths.max_file_bytes:
+            raise ToolArgumentError(f"{rel} is {size} bytes, over the {policy.paths.max_file_bytes}-byte cap; "
                                     "use search with path= to find what you need")
         if is_binary(path):
             raise ToolArgumentError(f"{rel} is a binary file")
@@ -47,12 +47,12 @@ class ReadFileTool:
         start = args.start_line
         if total == 0 or start > total:
             return ToolOutput(text=f"read_file {rel}: the file has {total} lines; nothing at line {start}")
-        last = min(total, args.end_line or total, start + policy.max_read_lines - 1)
+        last = min(total, args.end_line or total, start + policy.paths.max_read_lines - 1)
         width = len(str(last))
         out = [f"read_file {rel} (lines {start}-{last} of {total})"]
         shown: list[Shown] = []
         for number in range(start, last + 1):
-            row = f"{number:>{width}}| {clip(lines[number - 1], policy.max_line_chars, strip=False)}"
+            row = f"{number:>{width}}| {clip(lines[number - 1], policy.paths.max_line_chars, strip=False)}"
             out.append(row)
             shown.append(Shown(rel, number, row))
         if last < total:

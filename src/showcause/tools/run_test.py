@@ -33,7 +33,8 @@ class RunTestArgs(Args):
 def allowlist(ctx: ToolContext) -> list[str]:
     key = f"allowlist:{ctx.side}"
     if key not in ctx.cache:
-        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else discover_tests(ctx.snapshot.head, ctx.policy.discover)
+        globs = ctx.policy.tests.discover
+        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else discover_tests(ctx.snapshot.head, globs)
     return ctx.cache[key]
 
 

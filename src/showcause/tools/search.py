@@ -54,19 +54,19 @@ class SearchTool:
 
     def run(self, ctx: ToolContext, args: SearchArgs) -> ToolOutput:  # type: ignore[override]
         policy = ctx.policy
-        if len(args.pattern) > policy.max_pattern_chars:
-            raise ToolArgumentError(f"pattern longer than {policy.max_pattern_chars} characters")
+        if len(args.pattern) > policy.search.max_pattern_chars:
+            raise ToolArgumentError(f"pattern longer than {policy.search.max_pattern_chars} characters")
         _abs, rel = confine(ctx.root, args.path or "")
         hits, total = rg_search(ctx.root, args.pattern, rel, glob=args.glob, fixed=args.fixed,
-                                case_sensitive=args.case_sensitive, limit=policy.max_search_hits,
-                                timeout=policy.search_timeout_s)
+                                case_sensitive=args.case_sensitive, limit=policy.output.max_search_hits,
+                                timeout=policy.search.timeout_s)
         where = f" in {rel}" if rel else ""
         where += f" (glob {args.glob})" if args.glob else ""
         head = f"search {args.pattern!r}{where}: {total} matching line{'s' * (total != 1)}"
         lines = [head]
         shown: list[Shown] = []
         for hit in hits:
-            line = f"{hit.path}:{hit.line}: {clip(hit.text, policy.max_line_chars)}"
+            line = f"{hit.path}:{hit.line}: {clip(hit.text, policy.paths.max_line_chars)}"
             lines.append(line)
             shown.append(Shown(hit.path, hit.line, line))
         if total > len(hits):

@@ -20,7 +20,7 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     snap = ctx.snapshot
     with ctx.analysis.measure():
         index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files, budget=ctx.analysis,
-                                     worker_min_files=ctx.policy.symbol_worker_min_files)
+                                     worker_min_files=ctx.policy.symbols.symbol_worker_min_files)
     if index.unindexed:   # an import through a file left out would go unseen
         return tests, f"{len(index.unindexed)} file(s) could not be indexed: all tests run"
     reached = dependents(index, set(snap.diff.files))

@@ -101,7 +101,7 @@ class TestRun:
 def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, str]]:
     argv = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "pytest_timeout", "-p", "_pytest_report",
             "-q",
-            "--rootdir={root}", f"--timeout={policy.test_timeout_s}", "-o", "console_output_style=classic",
+            "--rootdir={root}", f"--timeout={policy.process.test_timeout_s}", "-o", "console_output_style=classic",
             "--", *targets]
     # Only the plugins named here load: the harness's own environment must not shape the project's tests
     # (and skipping entry-point discovery halves pytest's start-up).
@@ -111,7 +111,7 @@ def _pytest(targets: list[str], policy: Policy) -> tuple[list[str], dict[str, st
 
 def _node(file: str, policy: Policy) -> list[str]:
     node = which("node") or "/usr/bin/node"
-    return [node, "--test", f"--test-timeout={1000 * policy.test_timeout_s}", "--test-reporter=junit",
+    return [node, "--test", f"--test-timeout={1000 * policy.process.test_timeout_s}", "--test-reporter=junit",
             "--test-reporter-destination={out}/junit.xml", "--test-reporter=dot",
             "--test-reporter-destination=stdout", "--", file]
 
@@ -217,7 +217,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
             shutil.copy(Path(__file__).with_name("_pytest_report.py"), dirs.out / "_pytest_report.py")
             argv, env = _pytest(targets, policy)
             proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                                 memory_mb=policy.test_memory_mb, timeout_s=timeout_s, env=env)
+                                 memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=env)
             # The report file is written by the code under test: rows for anything not asked for are forged.
             outcomes = [o for o in _read_pytest(dirs.out) if _requested(o.test, targets)]
         else:
@@ -225,7 +225,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
             for file in dict.fromkeys(f for f, _ in split):
                 (dirs.out / "junit.xml").unlink(missing_ok=True)
                 procs.append(run_sandboxed(_node(file, policy), workspace=dirs.workspace, out_dir=dirs.out,
-                                           policy=policy, memory_mb=policy.test_memory_mb, timeout_s=timeout_s,
+                                           policy=policy, memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s,
                                            address_mb=_NODE_ADDRESS_MB))
                 wanted = {t for t, (f, n) in zip(targets, split, strict=True) if f == file and n}
                 whole = any(f == file and not n for f, n in split)

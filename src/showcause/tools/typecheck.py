@@ -26,7 +26,7 @@ def _pyright_scope(ctx: ToolContext, configured: PyrightFiles | None, edited: bo
 
     snap = ctx.snapshot
     index = SymbolIndex.for_tree(snap.head, sibling=snap.base, changed=snap.diff.files,
-                                 worker_min_files=ctx.policy.symbol_worker_min_files)
+                                 worker_min_files=ctx.policy.symbols.symbol_worker_min_files)
     python = [f for f in index.files if f.endswith((".py", ".pyi")) and (configured is None or configured.covers(f))]
     reached = dependents(index, set(snap.diff.files))
     if reached is None or not snap.diff.files:  # the graph cannot tell, or no change (`--repo` alone)

@@ -171,17 +171,21 @@ class Attack:
         return self.folder.name
 
 
-def attack_policy(spec: dict[str, Any], level: str) -> dict[str, Any]:
-    policy = dict(spec.get("policy", {}))
-    if FORCED_ISOLATION or "isolation" not in policy:
-        policy["isolation"] = level
+def attack_policy(spec: dict[str, Any], level: str) -> dict[str, dict[str, Any]]:
+    """The attack's policy sections, with `[process] isolation` the level it runs at unless it names one."""
+    policy = {section: dict(keys) for section, keys in spec.get("policy", {}).items()}
+    process = policy.setdefault("process", {})
+    if FORCED_ISOLATION or "isolation" not in process:
+        process["isolation"] = level
     return policy
 
 
-def toml_text(doc: dict[str, Any]) -> str:
+def toml_text(doc: dict[str, dict[str, Any]]) -> str:
     lines = []
-    for key, value in doc.items():
-        lines.append(f"{key} = {json.dumps(value)}")       # JSON scalars and string lists are valid TOML
+    for section, keys in doc.items():
+        lines.append(f"[{section}]")
+        # JSON scalars and string lists are valid TOML
+        lines += [f"{key} = {json.dumps(value)}" for key, value in keys.items()]
     return "\n".join(lines) + "\n"
 
 
