@@ -18,7 +18,7 @@ from pydantic_core import ErrorDetails
 from showcause.core.errors import InputError
 from showcause.sandbox.levels import LEVELS
 
-__all__ = ["OLD_NAMES", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
+__all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
            "ReviewSection", "SearchSection", "SymbolsSection", "TestsSection", "Tighten", "tightening"]
 
 # How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise.
@@ -185,12 +185,12 @@ class Policy(BaseModel):
         """
         data = self.model_dump()
         for section, body in doc.items():
-            keys = _keys(section, body, origin, table)
+            keys = _keys(section, body, origin, table)   # first: an unknown section is not in `data`
             data[section].update(keys)
         try:
             return Policy.model_validate(data)
         except ValidationError as exc:
-            raise InputError(f"{origin}: {_problem(exc.errors()[0])}") from None
+            raise InputError(f"{origin}: {_problem(exc.errors()[0], table)}") from None
 
 
 def _sections() -> dict[str, type[_Section]]:
@@ -204,8 +204,8 @@ def _sections() -> dict[str, type[_Section]]:
 
 # Section name -> its model, in file order.
 SECTIONS = _sections()
-# Spellings of the flat policy a section still accepts: (section, old name) -> key.
-OLD_NAMES = {("search", "search_timeout_s"): "timeout_s"}
+# Keys of the flat policy of old that now have another name in their section: old name -> (section, key).
+RENAMED = {"search_timeout_s": ("search", "timeout_s")}
 _KINDS: dict[object, str] = {int: "an integer", float: "a number", str: "a string",
                              tuple[str, ...]: "a list of strings"}
 
@@ -214,44 +214,43 @@ def _tables(sections: list[str], table: str) -> str:
     return " or ".join(f"[{table}.{s}]" if table else f"[{s}]" for s in sections)
 
 
-def _homes(key: str) -> list[str]:
-    """The sections that have `key`, under its name or an old one."""
-    return [s for s, model in SECTIONS.items() if key in model.model_fields or (s, key) in OLD_NAMES]
+def _misplaced(key: str, table: str) -> str | None:
+    """Where `key` goes, when some section has it (or had it under this name): for the message refusing it."""
+    if key in RENAMED:
+        section, name = RENAMED[key]
+        return f"{key} is now {name} under {_tables([section], table)}"
+    homes = [s for s, model in SECTIONS.items() if key in model.model_fields]
+    return f"{key} belongs under {_tables(homes, table)}" if homes else None
 
 
 def _keys(section: str, body: object, origin: str, table: str) -> dict[str, object]:
-    """The keys of one section of a document, by their names in the model, or an InputError naming the
-    section a misplaced key belongs under (sections used to be flattened: `[search] timeout_s` set the
-    process timeout)."""
+    """The keys of one section of a document, or an InputError naming the section a misplaced key belongs
+    under. A key only ever sets the key of its own section: sections used to be flattened, so that
+    `[search] timeout_s` set the process timeout."""
     model = SECTIONS.get(section)
     where = _tables([section], table)
     if model is None:
-        if homes := _homes(section):
-            raise InputError(f"{origin}: {section} outside a section: it belongs under {_tables(homes, table)}")
+        if home := _misplaced(section, table):
+            raise InputError(f"{origin}: {home}, not outside a section")
         noun = "section" if isinstance(body, dict) else "key"
         raise InputError(f"{origin}: unknown sandbox policy {noun} {section!r} (the sections: {', '.join(SECTIONS)})")
     if not isinstance(body, dict):
         raise InputError(f"{origin}: {where} must be a table of keys")
-    out: dict[str, object] = {}
-    for key, value in body.items():
-        name = OLD_NAMES.get((section, key), key)
-        if name not in model.model_fields:
-            if homes := _homes(key):
-                raise InputError(f"{origin}: {key} belongs under {_tables(homes, table)}, not {where}")
-            raise InputError(f"{origin}: unknown sandbox policy key {key!r} in {where}")
-        if name in out:
-            raise InputError(f"{origin}: {where} sets {name} twice ({key} is its old name)")
-        out[name] = value
-    return out
+    for key in body:
+        if key not in model.model_fields:
+            home = _misplaced(key, table)
+            raise InputError(f"{origin}: {home}, not {where}" if home else
+                             f"{origin}: unknown sandbox policy key {key!r} in {where}")
+    return dict(body)
 
 
-def _problem(err: ErrorDetails) -> str:
+def _problem(err: ErrorDetails, table: str) -> str:
     """A validation error in the words of the policy file: `[paths] max_read_lines must be positive`."""
     if len(err["loc"]) < 2:
         return err["msg"]
     section, key = str(err["loc"][0]), str(err["loc"][1])
     field = SECTIONS[section].model_fields[key]
-    where = f"[{section}] {key}"
+    where = f"{_tables([section], table)} {key}"
     if err["type"] == "value_error":   # a check of the key's own (isolation)
         return f"{where} {err.get('ctx', {}).get('error', err['msg'])}"
     if err["type"] in ("greater_than", "greater_than_equal", "less_than_equal"):
@@ -260,4 +259,3 @@ def _problem(err: ErrorDetails) -> str:
             return f"{where} must be {'0' if zero_ok else 'above 0'} and at most 1, got {err['input']:g}"
         return f"{where} must be {'0 or more' if zero_ok else 'positive'}"
     return f"{where} must be {_KINDS.get(field.annotation, 'of its kind')}"
-
