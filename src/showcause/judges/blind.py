@@ -8,8 +8,8 @@ so they can never back a claim. Phase 2 continues the same conversation: the mec
 head, then the plan, the real diff and the probes' outputs are revealed and the model has all six tools
 on head. Its claims go through the same gate as every mode. The phase-1 position is never returned.
 
-Budget: the policy's `blind_*` keys for the whole review (`Budget.blind_from_policy`; defaults 100,000
-tokens, 420 s, 24 turns, 10 tool calls); phase 1 may use `_PHASE1_SHARE` of its tokens and wall
+Budget: the policy's `blind_*` keys for the whole review (`Budget.blind_from_policy`; the defaults are in
+docs/configuration.md, `[review]`); phase 1 may use `_PHASE1_SHARE` of its tokens and wall
 clock and `_PHASE1_TOOL_CALLS` tool calls, phase 2 what is left. When phase 2 cannot start, the review
 is INCONCLUSIVE with BUDGET_EXCEEDED and `meta.budget_exhausted`.
 """

@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from showcause.core.errors import InputError, ShowcauseError
+from showcause.sandbox.policy_model import ReviewSection
 
 __all__ = ["DEFAULT_LEAK", "DEFAULT_WARN", "SHINGLE", "BlindnessCheck", "BlindnessLeak", "Thresholds",
            "check_blindness", "thresholds", "words"]
 
 SHINGLE = 5
-DEFAULT_WARN = 0.15
-DEFAULT_LEAK = 0.5
+# The policy model's `[review]` defaults (sandbox/policy_model.py), defined there only.
+DEFAULT_WARN = ReviewSection().blindness_warn
+DEFAULT_LEAK = ReviewSection().blindness_leak
 _WORD = re.compile(r"\w+")
 
 
