@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from showcause.analysis.importgraph import dependents
 from showcause.core.artifacts import Artifact, Shown
+from showcause.snapshot.diff import Diff
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
 from showcause.tools.pyright_config import PyrightFiles, configured_files, settings_changed
@@ -61,10 +62,7 @@ class TypecheckTool:
         if not checkers:
             return ToolOutput(text="typecheck: no type checker applies to this repository")
         lines: list[str] = []
-        artifacts: list[Artifact] = []
-        shown: list[Shown] = []
         isolation = None
-        ok = True
         edited = settings_changed(snap.base, snap.head) if "pyright" in checkers else None
         if edited:
             lines.append(f"typecheck: the change edits pyright's settings ({edited}); head is checked under the "
@@ -92,34 +90,44 @@ class TypecheckTool:
         if scope:
             lines.append(f"typecheck: pyright checked the {len(scope)} Python files the change can affect "
                          f"(the changed files and everything that imports them){as_configured}")
+        out = _Report(lines)
         for checker, head in zip(checkers, heads, strict=True):
             isolation = head.proc.isolation if head.proc else isolation
-            if head.problem:
-                ok = False
-                lines.append(f"typecheck {checker}: {head.problem}")
-                continue
-            if checker not in bases:
-                lines.append(f"typecheck {checker}: 0 errors on head; isolation {isolation}")
-                continue
-            base = bases[checker]
-            if base.problem:
-                # Without a base result nothing can be called new: report, never mark NEW.
-                lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
-                             f"({base.problem}), so none can be marked new")
-                lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
-                continue
-            marked = match_new(list(head.diagnostics), list(base.diagnostics), snap.diff)
             where = " in those files" if checker == "pyright" and checker not in early else ""
-            n_new = sum(1 for _d, new in marked if new)
-            lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
-                         f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base{where}; "
-                         f"isolation {isolation}")
-            for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
-                line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
-                lines.append(line)
-                shown.append(Shown(d.file, d.line, line))
-                if new:
-                    artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line,
-                                              subject=d.code))
+            out.add(checker, head, bases.get(checker), snap.diff, where, f"; isolation {isolation}")
+        ok, shown, artifacts = out.ok, out.shown, out.artifacts
         return ToolOutput(text="\n".join(lines), ok=ok, shown=shown, artifacts=artifacts, isolation=isolation,
                           advice="new errors are listed first")
+
+
+class _Report:
+    """The lines, shown locations and artifacts of each checker's head-vs-base comparison."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines, self.shown, self.artifacts, self.ok = lines, list[Shown](), list[Artifact](), True
+
+    def add(self, checker: str, head: CheckRun, base: CheckRun | None, diff: Diff, where: str, tail: str) -> None:
+        if head.problem:
+            self.ok = False
+            self.lines.append(f"typecheck {checker}: {head.problem}")
+            return
+        if base is None:
+            self.lines.append(f"typecheck {checker}: 0 errors on head{tail}")
+            return
+        if base.problem:
+            # Without a base result nothing can be called new: report, never mark NEW.
+            self.lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
+                              f"({base.problem}), so none can be marked new")
+            self.lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
+            return
+        marked = match_new(list(head.diagnostics), list(base.diagnostics), diff)
+        n_new = sum(1 for _d, new in marked if new)
+        self.lines.append(f"typecheck {checker}: {len(marked)} errors on head ({n_new} new, "
+                          f"{len(marked) - n_new} pre-existing); {len(base.diagnostics)} on base{where}{tail}")
+        for d, new in sorted(marked, key=lambda m: (not m[1], m[0].file, m[0].line)):
+            line = f"{'NEW' if new else 'PRE-EXISTING'} {d.render()}"
+            self.lines.append(line)
+            self.shown.append(Shown(d.file, d.line, line))
+            if new:
+                self.artifacts.append(Artifact("new_type_error", d.file, d.line, f"{d.code}: {d.message}", line,
+                                               subject=d.code))
