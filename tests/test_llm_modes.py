@@ -52,6 +52,20 @@ def test_evidence_gate_over_http_validates_a_real_finding():
     assert result.meta["prompts"]["evidence_gate"] and result.meta["usage"]["prompt_tokens"] == 22
 
 
+def test_a_review_leaves_the_policy_of_its_context_as_it_was():
+    """The review's deadline bounds the processes its tools start through a bounded view of the ledger: the
+    context the caller handed in keeps its own policy object."""
+    with OpenAIServer() as server, open_snapshot(case=DEMO) as snap:
+        server.add_turns(turn(tool_calls=[("search", {"pattern": "apply_discount", "fixed": True})]),
+                         turn(content=json.dumps(GOOD)))
+        ctx = tool_context(snap)
+        policy = ctx.policy
+        result = run_review(ctx, "evidence_gate", ReviewRequest(task="t", plan="p", model="openai:test-model",
+                                                                base_url=server.url))
+    assert [c.tool for c in result.tool_calls][-1] == "search" and result.verdict == "MODIFY"
+    assert ctx.policy is policy and policy == load_policy()
+
+
 @pytest.mark.parametrize("refs", [["T99"], ["T1", "tests/test_cart.py::test_total_without_discount"],
                                   ["src/shop/cart.py:1"], ["T4", "src/shop/pricing.py:9"], []])
 def test_gate_attacks_from_a_model_are_downgraded(refs: list[str]):

@@ -73,10 +73,9 @@ def _run_tools(ledger: Ledger, state: Accountant, calls: Sequence[ToolCallReques
                                tool_call_id=req.id, name=req.name))
             continue
         # The review deadline also bounds how long the processes a tool starts may run (a wait for a free
-        # process slot, see sandbox/runner.py, comes on top).
+        # process slot, see sandbox/runner.py, comes on top); the review's own policy is left as it is.
         limit = max(1.0, min(ledger.ctx.policy.process.timeout_s, state.seconds_left() - 1))
-        ledger.ctx.policy = ledger.ctx.policy.merged({"process": {"timeout_s": limit}}, "the review deadline")
-        call = ledger.call(req.name, req.arguments)
+        call = ledger.within(limit).call(req.name, req.arguments)
         out.append(Message("tool", call.output, tool_call_id=req.id, name=req.name))
     return out
 
