@@ -30,7 +30,7 @@ from showcause.judges.budget import MIN_COMPLETION, Budget, estimate_prompt
 from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import LoopResult, run_tool_loop, tool_specs
 from showcause.judges.mechanical import run_probes
-from showcause.judges.prompting import change_text, load_prompt
+from showcause.judges.prompting import change_text, load_prompt, task_sections
 from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Provider, send
 from showcause.providers.registry import get_provider
 from showcause.tools.registry import BUILTIN_TOOLS
@@ -60,11 +60,7 @@ class _Recorder:
 
 
 def _blind_text(request: ReviewRequest) -> str:
-    parts = [f"## Task\n{request.task or '(no task was given)'}"]
-    if request.constraints:
-        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in request.constraints))
-    if request.context.strip():
-        parts.append(f"## Context\n{request.context}")
+    parts = task_sections("Task", request.task or "(no task was given)", request.constraints, request.context)
     if request.decision_type or request.risk_level:
         parts.append(f"## Decision type: {request.decision_type or 'unknown'}; "
                      f"risk level: {request.risk_level or 'unknown'}")

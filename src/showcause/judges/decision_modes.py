@@ -30,7 +30,7 @@ from showcause.core.errors import BudgetExceeded, MalformedAnswer, OutputTruncat
 from showcause.judges.blindness import Thresholds, check_blindness
 from showcause.judges.budget import MIN_COMPLETION, Accountant, Budget, estimate_prompt
 from showcause.judges.contract import DECISION, Mode, ModeSpec, require_model
-from showcause.judges.prompting import load_prompt
+from showcause.judges.prompting import load_prompt, task_sections
 from showcause.judges.registry import decision_mode
 from showcause.providers.base import Message, ModelTurn
 from showcause.providers.registry import get_provider
@@ -70,11 +70,7 @@ def _ask_json(session: Accountant, messages: list[Message], parse: Callable[[str
 
 def _problem(d: DecisionInput) -> str:
     """The task sections (everything the blind phase may see)."""
-    parts = [f"## Objective\n{d.objective}"]
-    if d.constraints:
-        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in d.constraints))
-    if d.context.strip():
-        parts.append(f"## Context\n{d.context}")
+    parts = task_sections("Objective", d.objective, d.constraints, d.context)
     if d.environment.strip():
         parts.append(f"## Environment\n{d.environment}")
     if d.evidence:
