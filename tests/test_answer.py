@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from showcause.core.answer import MalformedAnswer, parse_answer
+from showcause.core.answer import parse_answer
+from showcause.core.errors import MalformedAnswer
 
 
 def test_think_fences_prose_and_case_variations():

@@ -17,16 +17,15 @@ import pytest
 from builders import make_case
 from llm_servers import AnthropicServer, OpenAIServer, Recorded, turn
 from projects import PY_BASE, PY_HEAD
-from showcause.core.answer import MalformedAnswer
 from showcause.core.decision import DecisionInput, load_decision, parse_verdict
 from showcause.core.decision_result import decision_exit_code
-from showcause.core.errors import InputError
+from showcause.core.errors import InputError, MalformedAnswer
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blind import READ_TOOLS
 from showcause.judges.blindness import Thresholds, check_blindness, words
+from showcause.judges.budget import Budget
 from showcause.judges.decision_modes import DecisionOptions, run_decision
-from showcause.judges.loop import Budget
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 

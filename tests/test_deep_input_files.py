@@ -12,7 +12,7 @@ from deep import DEEP, LISTS, OBJECTS
 from showcause.bench.costs import SpendLedger
 from showcause.bench.runner import _read_checkpoint
 from showcause.core.decision import load_decision
-from showcause.core.errors import InputError
+from showcause.core.errors import InputError, exit_status
 from showcause.sandbox.policy import load_policy
 from showcause.snapshot.case import load_case_input
 
@@ -22,7 +22,7 @@ def test_deep_case_json_is_bad_input(tmp_path: Path):
     write_tree(tmp_path / "case", {"case.json": '{"id": "case", "input": ' + OBJECTS + "}"})
     with pytest.raises(InputError, match="nested deeper") as info:
         load_case_input(tmp_path / "case")
-    assert info.value.exit_code == 2
+    assert exit_status(info.value) == 2
 
 
 def test_deep_decision_file_is_bad_input(tmp_path: Path):
@@ -41,7 +41,7 @@ def test_deep_policy_toml_is_bad_input(tmp_path: Path, text: str):
     path.write_text(text)
     with pytest.raises(InputError, match="cannot read policy") as info:
         load_policy(path)
-    assert info.value.exit_code == 2
+    assert exit_status(info.value) == 2
 
 
 def test_bench_resume_files_are_bounded(tmp_path: Path):

@@ -11,11 +11,12 @@ import pytest
 from builders import make_case
 from deep import DEEP, LISTS, NESTED, OBJECTS, deep_value
 from llm_servers import OpenAIServer, raw, turn
-from showcause.core.answer import MalformedAnswer, parse_answer
+from showcause.core.answer import parse_answer
 from showcause.core.decision import parse_verdict
+from showcause.core.errors import ConfigError, MalformedAnswer, MalformedResponseError
 from showcause.core.jsonsafe import MAX_TEXT_BYTES
 from showcause.evidence.ledger import Ledger
-from showcause.providers import ConfigError, MalformedResponseError, Message, ProviderConfig, get_provider
+from showcause.providers import Message, ProviderConfig, get_provider
 from showcause.providers.anthropic import wire_messages
 from showcause.providers.base import ToolCallRequest
 from showcause.providers.http import error_detail

@@ -8,13 +8,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from llm_servers import OpenAIServer, turn
 from showcause.judges.base import ReviewRequest
-from showcause.judges.loop import ANSWER_SCHEMA, Budget
-from showcause.providers.base import schema_kwargs
+from showcause.judges.budget import Budget
+from showcause.judges.loop import ANSWER_SCHEMA
+from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Usage, send
 from showcause.sandbox.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
@@ -48,6 +50,20 @@ def test_evidence_gate_over_http_validates_a_real_finding():
     assert {t["function"]["name"] for t in bodies[0]["tools"]} == {"search", "find_symbol", "read_file", "list_files",
                                                                    "run_test", "typecheck"}
     assert result.meta["prompts"]["evidence_gate"] and result.meta["usage"]["prompt_tokens"] == 22
+
+
+def test_a_review_leaves_the_policy_of_its_context_as_it_was():
+    """The review's deadline bounds the processes its tools start through a bounded view of the ledger: the
+    context the caller handed in keeps its own policy object."""
+    with OpenAIServer() as server, open_snapshot(case=DEMO) as snap:
+        server.add_turns(turn(tool_calls=[("search", {"pattern": "apply_discount", "fixed": True})]),
+                         turn(content=json.dumps(GOOD)))
+        ctx = tool_context(snap)
+        policy = ctx.policy
+        result = run_review(ctx, "evidence_gate", ReviewRequest(task="t", plan="p", model="openai:test-model",
+                                                                base_url=server.url))
+    assert [c.tool for c in result.tool_calls][-1] == "search" and result.verdict == "MODIFY"
+    assert ctx.policy is policy and policy == load_policy()
 
 
 @pytest.mark.parametrize("refs", [["T99"], ["T1", "tests/test_cart.py::test_total_without_discount"],
@@ -116,21 +132,45 @@ def test_a_server_that_rejects_the_answer_schema_gets_the_call_without_it():
     assert posts[1].body["response_format"]["schema"] == ANSWER_SCHEMA
 
 
-def test_providers_written_before_the_schema_parameter_still_work():
+def test_providers_written_for_keyword_arguments_still_work():
+    """A plugin whose `complete` takes keywords (written before CompletionOptions, or before `response_schema`)
+    is called with keywords; one that takes `options` gets the options object itself."""
+    seen: dict[str, Any] = {}
+    reply = ModelTurn("{}", (), Usage(), "stop", "m")
+
     class OldPlugin:
         name = "old:plugin"
 
         def complete(self, messages, *, tools=(), tool_choice="auto", max_tokens=8000, temperature=None,
                      timeout_s=120.0):
-            raise AssertionError("not called here")
+            seen["old"] = {"tools": tools, "tool_choice": tool_choice, "max_tokens": max_tokens,
+                           "temperature": temperature, "timeout_s": timeout_s}
+            return reply
 
-    class Flexible(OldPlugin):
+    class Flexible:
+        name = "flexible:plugin"
+
         def complete(self, messages, **kwargs):
-            raise AssertionError("not called here")
+            seen["flexible"] = kwargs
+            return reply
 
-    assert schema_kwargs(OldPlugin(), ANSWER_SCHEMA) == {}
-    assert schema_kwargs(Flexible(), ANSWER_SCHEMA) == {"response_schema": ANSWER_SCHEMA}
-    assert schema_kwargs(Flexible(), None) == {}
+    class Current:
+        name = "current:plugin"
+
+        def complete(self, messages, options=DEFAULT_OPTIONS):
+            seen["current"] = options
+            return reply
+
+    options = CompletionOptions(tool_choice="none", max_tokens=300, temperature=0.5, timeout_s=9.0,
+                                response_schema=ANSWER_SCHEMA)
+    messages = [Message("user", "review")]
+    assert all(send(p, messages, options) is reply for p in (OldPlugin(), Flexible(), Current()))
+    keywords = {"tools": (), "tool_choice": "none", "max_tokens": 300, "temperature": 0.5, "timeout_s": 9.0}
+    assert seen["old"] == keywords
+    assert seen["flexible"] == {**keywords, "response_schema": ANSWER_SCHEMA}
+    assert seen["current"] is options
+    send(Flexible(), messages, dataclasses.replace(options, response_schema=None))
+    assert seen["flexible"] == keywords
 
 
 def test_truncated_answer_is_inconclusive():

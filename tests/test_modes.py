@@ -20,13 +20,14 @@ from showcause.bench.identity import budgets
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.claims import FinalAnswer
 from showcause.core.decision import load_decision
-from showcause.core.errors import EXIT_BAD_INPUT, InputError, ModelRequired
+from showcause.core.errors import EXIT_BAD_INPUT, InputError, ModelRequired, exit_status
 from showcause.core.registry import DuplicateName
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
+from showcause.judges.budget import Budget
 from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, DECISION, ModeSpec
 from showcause.judges.decision_modes import DecisionOptions, run_decision
-from showcause.judges.loop import Budget, run_tool_loop
+from showcause.judges.loop import run_tool_loop
 from showcause.judges.registry import MODES, all_modes, default_mode, find_mode, get_mode, mode_names, register_mode
 from showcause.providers.base import Message
 from showcause.providers.registry import get_provider
@@ -213,7 +214,7 @@ def test_the_service_and_each_judge(mode: str):
         ledger = Ledger(ctx, judge.spec.tools)
         with pytest.raises(ModelRequired):   # a library caller that skips the service meets the same error
             judge.judge(ReviewRequest(task="t"), ledger)   # type: ignore[attr-defined]
-    assert raised.value.code == "MODEL_REQUIRED" and raised.value.exit_code == EXIT_BAD_INPUT
+    assert raised.value.code == "MODEL_REQUIRED" and exit_status(raised.value) == EXIT_BAD_INPUT
     assert isinstance(raised.value, InputError) and ledger.calls == []   # refused before any tool ran
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from builders import make_case
-from showcause.core.errors import EXIT_BAD_INPUT, InputError
+from showcause.core.errors import EXIT_BAD_INPUT, InputError, exit_status
 from showcause.evidence.ledger import Ledger
 from showcause.judges.loop import Budget
 from showcause.sandbox.policy import Policy, default_policy_path, load_policy, tighter_only
@@ -100,7 +100,7 @@ def test_a_short_search_timeout_does_not_kill_the_tests(tmp_path: Path) -> None:
 def test_a_bad_document_is_invalid_input(doc: dict[str, Any], message: str) -> None:
     with pytest.raises(InputError) as caught:
         load_policy(doc)
-    assert caught.value.code == "INVALID_INPUT" and caught.value.exit_code == EXIT_BAD_INPUT
+    assert caught.value.code == "INVALID_INPUT" and exit_status(caught.value) == EXIT_BAD_INPUT
     assert str(caught.value).startswith("config: ") and message in str(caught.value), str(caught.value)
 
 

@@ -178,3 +178,16 @@ def test_tools_never_see_ground_truth(py_snap: Snapshot):
         call = lg.call("read_file", args)
         assert not call.ok and "escapes the repository root" in call.output
     assert not lg.call("search", {"pattern": "x", "path": ".."}).ok
+
+
+def test_a_bounded_ledger_shares_the_record_and_leaves_the_policy_alone(py_snap: Snapshot):
+    ctx = tool_context(py_snap)
+    policy = ctx.policy
+    whole = Ledger(ctx, ["list_files", "read_file"])
+    bounded = whole.within(2.5)
+    assert bounded.ctx.policy.process.timeout_s == 2.5 and bounded.tools == whole.tools
+    assert ctx.policy is policy and whole.ctx is ctx and policy.process.timeout_s != 2.5
+    first = bounded.call("list_files", {})
+    second = whole.call("read_file", {"path": "src/calc/ops.py"})
+    assert (first.id, second.id) == ("T1", "T2") and whole.calls == bounded.calls == [first, second]
+    assert bounded.ctx.cache is ctx.cache   # one review: one cache, one analysis budget

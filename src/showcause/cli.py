@@ -16,10 +16,12 @@ from showcause import service
 from showcause.core.errors import (
     EXIT_BAD_INPUT,
     EXIT_INCONCLUSIVE,
+    EXIT_STATUS,
     InputError,
     Interrupted,
     SandboxUnavailable,
     ShowcauseError,
+    exit_status,
 )
 from showcause.core.hostproc import sanitize_process_path
 from showcause.sandbox.lifecycle import forget_dir, install_handlers, remove_tracked_dirs, track_dir
@@ -57,7 +59,7 @@ def _environment() -> None:
     try:
         process_slots()
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
 
 
 @tools_app.command("list")
@@ -91,14 +93,14 @@ def tools_run(
         call = service.run_tool(ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head), tool,
                                 service.parse_tool_args(args), config=config, isolation=isolation)
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
         return
     if as_json:
         typer.echo(json.dumps(call.to_json(), indent=2, ensure_ascii=False))
     else:
         typer.echo(call.output)
     if call.error == SandboxUnavailable.code:
-        raise typer.Exit(SandboxUnavailable.exit_code)
+        raise typer.Exit(EXIT_STATUS[SandboxUnavailable.code])
 
 
 def _write_output(text: str, output: Path | None) -> None:
@@ -156,7 +158,7 @@ def review(
                                                   fail_on=fail_on, warn=blindness_warn, leak=blindness_leak,
                                                   config=config)
         except ShowcauseError as exc:
-            _fail(exc.message, exc.exit_code)
+            _fail(exc.message, exit_status(exc))
             return
         _write_output(text, output)
         raise typer.Exit(code)
@@ -171,7 +173,7 @@ def review(
             ReviewOptions(mode=mode, model=model, base_url=base_url, config=config, isolation=isolation, task=task,
                           plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak))
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
         return
     _write_output(service.render_result(result, fmt), output)
     raise typer.Exit(service.exit_code(result, rule))
@@ -199,7 +201,7 @@ def cases_verify(
         service.require_sandbox()   # labels are checked by running tests: never without a sandbox
         paths = find_cases(cases_dir)
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
         return
     if not paths:
         _fail(f"{cases_dir}: no cases (folders with case.json)")
@@ -267,7 +269,7 @@ def bench(
 
             results = run_bench(cfg, tick)
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
         return
     parts = ["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), *(f"--model {m}" for m in models),
              *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
@@ -300,7 +302,7 @@ def sandbox_status(
     try:
         doc, text = service.sandbox_status(isolation)
     except ShowcauseError as exc:
-        _fail(exc.message, exc.exit_code)
+        _fail(exc.message, exit_status(exc))
         return
     typer.echo(json.dumps(doc, indent=2) if as_json else text)
     raise typer.Exit(EXIT_INCONCLUSIVE if doc.get("error") else 0)
@@ -325,7 +327,7 @@ def _interrupted(signum: int) -> None:
     remove_tracked_dirs()
     typer.echo(f"showcause: interrupted by signal {signum}", err=True)
     sys.stdout.flush()
-    os._exit(128 + signum)
+    os._exit(exit_status(Interrupted(signum)))
 
 
 def _internal_error(exc: Exception) -> None:
@@ -339,7 +341,7 @@ def _internal_error(exc: Exception) -> None:
     detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
     hint = "" if debug else " (set SHOWCAUSE_DEBUG=1 to print the traceback)"
     print(f"showcause: internal error: {detail}{hint}", file=sys.stderr)
-    sys.exit(EXIT_INCONCLUSIVE)
+    sys.exit(exit_status(exc))
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ import pytest
 from llamacpp import OUTCOMES, REPO, LlamaServer
 
 from showcause.judges.loop import tool_specs
-from showcause.providers.base import Message, ProviderConfig
+from showcause.providers.base import CompletionOptions, Message, ProviderConfig
 from showcause.providers.openai import openai_provider
 
 CASES = REPO / "repo_cases"
@@ -95,8 +95,8 @@ def test_tool_calls_from_the_grammar_are_well_formed(llama_server: LlamaServer) 
     provider = openai_provider(llama_server.model, llama_server.base_url, ProviderConfig(max_retries=0))
     messages = [Message("system", "You review code changes. Call a tool to look at the repository."),
                 Message("user", "Where is the function load_config defined? Use find_symbol.")]
-    turn = provider.complete(messages, tools=specs, tool_choice="auto", max_tokens=256, temperature=0.0,
-                             timeout_s=300)
+    turn = provider.complete(messages, CompletionOptions(tools=tuple(specs), tool_choice="auto", max_tokens=256,
+                                                        temperature=0.0, timeout_s=300))
     assert turn.usage.prompt_tokens > 0 and not turn.usage.estimated
     assert turn.finish_reason == "tool_calls", turn
     assert turn.tool_calls, turn

@@ -7,22 +7,22 @@ review result no longer carries — and every call start goes through the shared
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from showcause.bench.costs import Meter
 from showcause.bench.ratelimit import RateLimiter
+from showcause.core.errors import ProviderError
 from showcause.providers.base import (
+    DEFAULT_OPTIONS,
+    CompletionOptions,
     Message,
     ModelTurn,
     Provider,
-    ToolChoice,
-    ToolSpec,
     estimate_tokens,
     message_chars,
-    schema_kwargs,
+    send,
 )
-from showcause.providers.errors import ProviderError
 
 __all__ = ["MeteredProvider"]
 
@@ -42,26 +42,14 @@ class MeteredProvider:
     def __getattr__(self, attr: str) -> Any:
         return getattr(self._inner, attr)
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec] = (),
-        tool_choice: ToolChoice = "auto",
-        max_tokens: int = 8000,
-        temperature: float | None = None,
-        timeout_s: float = 120.0,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> ModelTurn:
+    def complete(self, messages: Sequence[Message], options: CompletionOptions = DEFAULT_OPTIONS) -> ModelTurn:
         if self._limiter is not None:
             self._limiter.wait()
         try:
-            turn = self._inner.complete(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,
-                                        temperature=temperature, timeout_s=timeout_s,
-                                        **schema_kwargs(self._inner, response_schema))
+            turn = send(self._inner, messages, options)
         except ProviderError as exc:
-            sent = tools if tool_choice != "none" else ()
-            self._meter.add_failure(exc.code, exc.status, estimate_tokens(message_chars(messages, sent)), max_tokens)
+            sent = estimate_tokens(message_chars(messages, options.sent_tools))
+            self._meter.add_failure(exc.code, exc.status, sent, options.max_tokens)
             raise
         self._meter.add(turn.usage)
         return turn

@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from showcause.core import jsonsafe
 from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
-from showcause.core.errors import ShowcauseError
+from showcause.core.errors import MalformedAnswer
 
-__all__ = ["MalformedAnswer", "last_json_object", "parse_answer", "strip_reasoning"]
+__all__ = ["last_json_object", "parse_answer", "strip_reasoning"]
 
 _THINK = re.compile(r"<think>.*?(</think>|$)", re.S | re.I)
 _FENCE = re.compile(r"```[A-Za-z]*\s*\n?(.*?)```", re.S)
@@ -25,10 +25,6 @@ _ANSWER_KEYS = frozenset({"claims", "claim", "summary"})
 _ENUMS = {"severity": str.lower, "result": str.lower, "verdict": str.upper}
 _ALIASES = {"evidence": "evidence_refs", "refs": "evidence_refs", "evidencerefs": "evidence_refs",
             "suggested_fix": "fix", "decision": "verdict"}
-
-
-class MalformedAnswer(ShowcauseError):
-    code = "MALFORMED_RESPONSE"
 
 
 def strip_reasoning(text: str) -> str:

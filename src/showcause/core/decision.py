@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
 from showcause.core import jsonsafe
-from showcause.core.answer import MalformedAnswer, last_json_object, strip_reasoning
-from showcause.core.errors import InputError
+from showcause.core.answer import last_json_object, strip_reasoning
+from showcause.core.errors import InputError, MalformedAnswer
 
 __all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionVerdict", "FalsificationProbe", "Position",
            "load_decision", "parse_position", "parse_verdict"]

@@ -1,21 +1,73 @@
-"""Errors with a stable code and the process exit status they map to."""
+"""Every typed error of showcause, each with its own documented code, and the one table of exit statuses.
+
+The hierarchy (a code in parentheses is inherited, not a code of its own)::
+
+    ShowcauseError                      INTERNAL_ERROR
+     ├── InputError                     INVALID_INPUT
+     │    └── ModelRequired             MODEL_REQUIRED
+     ├── ToolArgumentError              TOOL_ARGUMENT_REFUSED
+     ├── SandboxUnavailable             SANDBOX_UNAVAILABLE
+     ├── BudgetExceeded                 BUDGET_EXCEEDED
+     ├── BlindnessLeak                  BLINDNESS_LEAK
+     ├── ReviewTimeout                  TIMEOUT
+     │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
+     └── ProviderError                  PROVIDER_ERROR
+          ├── ConfigError               CONFIG_ERROR
+          ├── ProviderHTTPError         PROVIDER_HTTP_ERROR
+          │    └── RateLimitedError     RATE_LIMITED
+          ├── ProviderNetworkError      PROVIDER_NETWORK_ERROR
+          ├── ProviderTimeoutError      (TIMEOUT)
+          ├── OutputTruncatedError      OUTPUT_TRUNCATED
+          └── MalformedResponseError    MALFORMED_RESPONSE
+               └── MalformedAnswer      (MALFORMED_RESPONSE)
+
+    Interrupted (a BaseException)       no code: SIGINT/SIGTERM, exit 128 + the signal
+
+`EXIT_STATUS` maps every code to what the command exits with when that error stops it before a result
+exists (`exit_status` applies it); a review result that carries an error code is INCONCLUSIVE, exit 3,
+whatever the code. docs/modes.md ("Error codes") lists the same codes; tests/test_errors.py keeps them in
+step. No provider error ever carries a key.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
-__all__ = ["EXIT_BAD_INPUT", "EXIT_INCONCLUSIVE", "InputError", "Interrupted", "ModelRequired", "SandboxUnavailable",
-           "ShowcauseError", "ToolArgumentError"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_INCONCLUSIVE",
+    "EXIT_STATUS",
+    "BlindnessLeak",
+    "BudgetExceeded",
+    "ConfigError",
+    "InputError",
+    "Interrupted",
+    "MalformedAnswer",
+    "MalformedResponseError",
+    "ModelRequired",
+    "OutputTruncatedError",
+    "ProviderError",
+    "ProviderHTTPError",
+    "ProviderNetworkError",
+    "ProviderTimeoutError",
+    "RateLimitedError",
+    "ReviewTimeout",
+    "SandboxUnavailable",
+    "ShowcauseError",
+    "ToolArgumentError",
+    "exit_status",
+]
 
 EXIT_BAD_INPUT = 2
 EXIT_INCONCLUSIVE = 3
 
 
 class ShowcauseError(Exception):
-    """Base class; `code` is the documented error code, `exit_code` what the CLI exits with."""
+    """Base class; `code` is the documented error code (see `EXIT_STATUS` for the exit status)."""
 
     code = "INTERNAL_ERROR"
-    exit_code = EXIT_INCONCLUSIVE
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -27,7 +79,6 @@ class InputError(ShowcauseError):
     """Bad input or usage: a patch that does not apply, an unknown ref, a missing file."""
 
     code = "INVALID_INPUT"
-    exit_code = EXIT_BAD_INPUT
 
 
 class ModelRequired(InputError):
@@ -38,14 +89,12 @@ class ModelRequired(InputError):
     """
 
     code = "MODEL_REQUIRED"
-    exit_code = EXIT_BAD_INPUT
 
 
 class ToolArgumentError(ShowcauseError):
     """A tool argument was refused (confinement, type, allowlist). Shown to the caller, never fatal."""
 
     code = "TOOL_ARGUMENT_REFUSED"
-    exit_code = EXIT_BAD_INPUT
 
 
 class SandboxUnavailable(ShowcauseError):
@@ -55,7 +104,81 @@ class SandboxUnavailable(ShowcauseError):
     """
 
     code = "SANDBOX_UNAVAILABLE"
-    exit_code = EXIT_INCONCLUSIVE
+
+
+class BudgetExceeded(ShowcauseError):
+    """A review's token or turn budget cannot fit the next model call (the call is not made)."""
+
+    code = "BUDGET_EXCEEDED"
+
+
+class BlindnessLeak(ShowcauseError):
+    """The proposal's text is in what the blind phase would see: refused before any model call."""
+
+    code = "BLINDNESS_LEAK"
+
+
+class ReviewTimeout(ShowcauseError):
+    """A deadline passed: the review's wall clock, or (as ProviderTimeoutError) one model call's."""
+
+    code = "TIMEOUT"
+
+
+class ProviderError(ShowcauseError):
+    """Base of every provider failure (a plugin's own failures included). `status`: the HTTP status, if any."""
+
+    code = "PROVIDER_ERROR"
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, status={self.status!r}, message={self.message!r})"
+
+
+class ConfigError(ProviderError):
+    """Bad `--model` spec, unknown provider prefix, missing key, unreadable scripted file."""
+
+    code = "CONFIG_ERROR"
+
+
+class ProviderHTTPError(ProviderError):
+    """The server answered with an error status we do not (or no longer) retry."""
+
+    code = "PROVIDER_HTTP_ERROR"
+
+
+class RateLimitedError(ProviderHTTPError):
+    """429 persisted through every retry (or the server asked us to wait longer than we may)."""
+
+    code = "RATE_LIMITED"
+
+
+class ProviderNetworkError(ProviderError):
+    """Connection refused/reset/closed, DNS failure: persisted through every retry."""
+
+    code = "PROVIDER_NETWORK_ERROR"
+
+
+class ProviderTimeoutError(ReviewTimeout, ProviderError):
+    """One call exceeded its per-call timeout (ReviewTimeout first: its code is the one inherited)."""
+
+
+class OutputTruncatedError(ProviderError):
+    """The answer hit the token cap. Providers report it in the turn; the caller decides to raise this."""
+
+    code = "OUTPUT_TRUNCATED"
+
+
+class MalformedResponseError(ProviderError):
+    """A body we cannot parse, a response without the expected fields, or a scripted run out of turns."""
+
+    code = "MALFORMED_RESPONSE"
+
+
+class MalformedAnswer(MalformedResponseError):
+    """The model's answer text is not the JSON asked for; the message is fit for the one repair turn."""
 
 
 class Interrupted(BaseException):
@@ -67,3 +190,33 @@ class Interrupted(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(f"interrupted by signal {signum}")
         self.signum = signum
+
+
+# The one table from error code to exit status: bad input or usage is 2; every other failure is 3
+# (INCONCLUSIVE: never read as a pass, and never as a block, which is 1).
+EXIT_STATUS: Mapping[str, int] = MappingProxyType({
+    ShowcauseError.code: EXIT_INCONCLUSIVE,
+    InputError.code: EXIT_BAD_INPUT,
+    ModelRequired.code: EXIT_BAD_INPUT,
+    ToolArgumentError.code: EXIT_BAD_INPUT,
+    SandboxUnavailable.code: EXIT_INCONCLUSIVE,
+    BudgetExceeded.code: EXIT_INCONCLUSIVE,
+    BlindnessLeak.code: EXIT_INCONCLUSIVE,
+    ReviewTimeout.code: EXIT_INCONCLUSIVE,
+    ProviderError.code: EXIT_INCONCLUSIVE,
+    ConfigError.code: EXIT_INCONCLUSIVE,
+    ProviderHTTPError.code: EXIT_INCONCLUSIVE,
+    RateLimitedError.code: EXIT_INCONCLUSIVE,
+    ProviderNetworkError.code: EXIT_INCONCLUSIVE,
+    OutputTruncatedError.code: EXIT_INCONCLUSIVE,
+    MalformedResponseError.code: EXIT_INCONCLUSIVE,
+})
+
+
+def exit_status(error: BaseException) -> int:
+    """What the command exits with when `error` stops it: Interrupted, 128 + the signal; a ShowcauseError,
+    its code's entry in EXIT_STATUS (3 for a code a plugin made up); anything else is an internal error, 3."""
+    if isinstance(error, Interrupted):
+        return 128 + error.signum
+    code = error.code if isinstance(error, ShowcauseError) else ShowcauseError.code
+    return EXIT_STATUS.get(code, EXIT_INCONCLUSIVE)

@@ -98,7 +98,16 @@ class Ledger:
 
         Its calls get the next ids of this review and are recorded with `tree=side`.
         """
-        other = Ledger(replace(self.ctx, side=side), tools)
+        return self._sharing(replace(self.ctx, side=side), tools)
+
+    def within(self, timeout_s: float) -> Ledger:
+        """This ledger, same tools and same record, with the processes its tools start bounded by `timeout_s`
+        (a review's deadline). A new context and policy carry the bound: this ledger's are left as they are."""
+        bounded = self.ctx.policy.merged({"process": {"timeout_s": timeout_s}}, "the review deadline")
+        return self._sharing(replace(self.ctx, policy=bounded), self.tools)
+
+    def _sharing(self, ctx: ToolContext, tools: Iterable[str] | None) -> Ledger:
+        other = Ledger(ctx, tools)
         other.calls, other._numbering, other._record_lock = self.calls, self._numbering, self._record_lock
         return other
 

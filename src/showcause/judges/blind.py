@@ -17,20 +17,21 @@ is INCONCLUSIVE with BUDGET_EXCEEDED and `meta.budget_exhausted`.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from showcause.core.answer import strip_reasoning
-from showcause.core.errors import ShowcauseError
+from showcause.core.errors import BudgetExceeded, ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.blindness import Thresholds, check_blindness, thresholds
+from showcause.judges.budget import MIN_COMPLETION, Budget, estimate_prompt
 from showcause.judges.contract import ModeSpec, model_budget, require_model
-from showcause.judges.loop import Budget, BudgetExceeded, LoopResult, run_tool_loop, tool_specs
+from showcause.judges.loop import LoopResult, run_tool_loop, tool_specs
 from showcause.judges.mechanical import run_probes
-from showcause.judges.prompting import change_text, load_prompt
-from showcause.providers.base import Message, ModelTurn, Provider, ToolChoice, ToolSpec, message_chars, schema_kwargs
+from showcause.judges.prompting import change_text, load_prompt, task_sections
+from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Provider, send
 from showcause.providers.registry import get_provider
 from showcause.tools.registry import BUILTIN_TOOLS
 
@@ -40,7 +41,6 @@ READ_TOOLS = ("search", "find_symbol", "read_file", "list_files")
 _PHASE1_SHARE = 0.4
 _PHASE1_TOOL_CALLS = 4
 _PHASE1_TURNS = 8
-_MIN_COMPLETION = 256
 
 
 class _Recorder:
@@ -52,31 +52,19 @@ class _Recorder:
         self.calls = 0
         self.last: ModelTurn | None = None
 
-    def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (), tool_choice: ToolChoice = "auto",
-                 max_tokens: int = 8000, temperature: float | None = None, timeout_s: float = 120.0,
-                 response_schema: Mapping[str, Any] | None = None) -> ModelTurn:
-        turn = self.provider.complete(messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens,
-                                      temperature=temperature, timeout_s=timeout_s,
-                                      **schema_kwargs(self.provider, response_schema))
+    def complete(self, messages: Sequence[Message], options: CompletionOptions = DEFAULT_OPTIONS) -> ModelTurn:
+        turn = send(self.provider, messages, options)
         self.calls += 1
         self.last = turn
         return turn
 
 
 def _blind_text(request: ReviewRequest) -> str:
-    parts = [f"## Task\n{request.task or '(no task was given)'}"]
-    if request.constraints:
-        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in request.constraints))
-    if request.context.strip():
-        parts.append(f"## Context\n{request.context}")
+    parts = task_sections("Task", request.task or "(no task was given)", request.constraints, request.context)
     if request.decision_type or request.risk_level:
         parts.append(f"## Decision type: {request.decision_type or 'unknown'}; "
                      f"risk level: {request.risk_level or 'unknown'}")
     return "\n\n".join(parts)
-
-
-def _estimate(messages: Sequence[Message]) -> int:
-    return int(message_chars(messages) / 3.5) + 16 * len(messages)
 
 
 def _spent(result: LoopResult) -> int:
@@ -132,9 +120,9 @@ class BlindFirstJudge:
 
         # Phase 2 must be able to resend the conversation and answer; say so before running the probes.
         left = total.tokens - _spent(first)
-        if _estimate(messages) + _MIN_COMPLETION > left:
+        if estimate_prompt(messages) + MIN_COMPLETION > left:
             meta["budget_exhausted"] = True
-            raise BudgetExceeded(f"phase 2 cannot start: the conversation needs about {_estimate(messages)} "
+            raise BudgetExceeded(f"phase 2 cannot start: the conversation needs about {estimate_prompt(messages)} "
                                  f"tokens and {max(0, left)} of {total.tokens} are left after phase 1")
         probes = run_probes(ledger)
         change = change_text(ledger.ctx.snapshot, replace(request, task=""), probes.all_calls)

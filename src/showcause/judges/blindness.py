@@ -21,10 +21,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from showcause.core.errors import InputError, ShowcauseError
+from showcause.core.errors import BlindnessLeak, InputError
 from showcause.sandbox.policy_model import ReviewSection
 
-__all__ = ["DEFAULT_LEAK", "DEFAULT_WARN", "SHINGLE", "BlindnessCheck", "BlindnessLeak", "Thresholds",
+__all__ = ["DEFAULT_LEAK", "DEFAULT_WARN", "SHINGLE", "BlindnessCheck", "Thresholds",
            "check_blindness", "thresholds", "words"]
 
 SHINGLE = 5
@@ -32,10 +32,6 @@ SHINGLE = 5
 DEFAULT_WARN = ReviewSection().blindness_warn
 DEFAULT_LEAK = ReviewSection().blindness_leak
 _WORD = re.compile(r"\w+")
-
-
-class BlindnessLeak(ShowcauseError):
-    code = "BLINDNESS_LEAK"
 
 
 @dataclass(frozen=True)

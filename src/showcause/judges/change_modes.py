@@ -6,8 +6,9 @@ from typing import ClassVar
 
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
+from showcause.judges.budget import Budget
 from showcause.judges.contract import ModeSpec, model_budget, require_model
-from showcause.judges.loop import Budget, LoopResult, ask_for_answer, run_tool_loop
+from showcause.judges.loop import LoopResult, ask_for_answer, run_tool_loop
 from showcause.judges.mechanical import run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, Provider

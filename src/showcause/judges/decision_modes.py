@@ -20,24 +20,22 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from showcause.core.answer import MalformedAnswer
 from showcause.core.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
 from showcause.core.decision_result import DecisionResult
-from showcause.core.errors import ShowcauseError
+from showcause.core.errors import BudgetExceeded, MalformedAnswer, OutputTruncatedError, ShowcauseError
 from showcause.judges.blindness import Thresholds, check_blindness
+from showcause.judges.budget import MIN_COMPLETION, Accountant, Budget, estimate_prompt
 from showcause.judges.contract import DECISION, Mode, ModeSpec, require_model
-from showcause.judges.loop import Budget, BudgetExceeded, OutputTruncated, ReviewTimeout
-from showcause.judges.prompting import load_prompt
+from showcause.judges.prompting import load_prompt, task_sections
 from showcause.judges.registry import decision_mode
-from showcause.providers.base import Message, ModelTurn, Provider, message_chars
+from showcause.providers.base import Message, ModelTurn
 from showcause.providers.registry import get_provider
 
 __all__ = ["DecisionBlindFirst", "DecisionMode", "DecisionOptions", "DecisionProposalFirst", "run_decision"]
-_MIN_COMPLETION = 256
 _VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
 
@@ -50,83 +48,29 @@ class DecisionOptions:
     budget: Budget = field(default_factory=Budget)
 
 
-def _estimate(messages: Sequence[Message]) -> int:
-    """A conservative prompt-token estimate (about 3.5 characters a token), as the tool loop uses."""
-    return int(message_chars(messages) / 3.5) + 16 * len(messages)
-
-
-class _Session:
-    """Calls without tools under one budget: tokens (hard), a deadline and a turn limit."""
-
-    def __init__(self, provider: Provider, budget: Budget) -> None:
-        self.provider = provider
-        self.budget = budget
-        self.started = time.monotonic()
-        self.prompt_tokens = 0
-        self.completion_tokens = 0
-        self.cost: float | None = None
-        self.estimated = False
-        self.turns = 0
-        self.model: str | None = None
-
-    def tokens_left(self) -> int:
-        return self.budget.tokens - self.prompt_tokens - self.completion_tokens
-
-    def ask(self, messages: Sequence[Message], cap: int | None = None) -> ModelTurn:
-        if self.turns >= self.budget.turns:
-            raise BudgetExceeded(f"turn limit of {self.budget.turns} reached without an answer")
-        left = self.budget.seconds - (time.monotonic() - self.started)
-        if left <= 1:
-            raise ReviewTimeout(f"the review deadline of {self.budget.seconds:g} s passed")
-        prompt = _estimate(messages)
-        max_tokens = min(self.budget.completion_tokens, cap or self.budget.completion_tokens,
-                         self.tokens_left() - prompt)
-        if max_tokens < _MIN_COMPLETION:
-            raise BudgetExceeded(f"the next call needs about {prompt + _MIN_COMPLETION} tokens; "
-                                 f"{self.tokens_left()} of {self.budget.tokens} are left")
-        turn = self.provider.complete(messages, tools=(), tool_choice="none", max_tokens=max_tokens,
-                                      timeout_s=min(left, 180.0))
-        self.turns += 1
-        self.prompt_tokens += turn.usage.prompt_tokens or prompt
-        self.completion_tokens += turn.usage.completion_tokens or max(1, int(len(turn.content) / 3.5))
-        if turn.usage.cost_usd is not None:
-            self.cost = (self.cost or 0.0) + turn.usage.cost_usd
-        self.estimated = self.estimated or turn.usage.estimated or not turn.usage.prompt_tokens
-        self.model = turn.model or self.model
-        return turn
-
-    def usage(self) -> dict[str, Any]:
-        return {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "turns": self.turns, "cost_estimated": self.estimated}
-
-
 def _usable(turn: ModelTurn, parse: Callable[[str], _T]) -> _T:
     if turn.finish_reason == "length":
-        raise OutputTruncated("the model's answer was cut at the completion-token limit")
+        raise OutputTruncatedError("the model's answer was cut at the completion-token limit")
     if turn.tool_calls:
         raise MalformedAnswer("this review has no tools; reply with only the JSON object asked for")
     return parse(turn.content)
 
 
-def _ask_json(session: _Session, messages: list[Message], parse: Callable[[str], _T], cap: int | None = None) -> _T:
+def _ask_json(session: Accountant, messages: list[Message], parse: Callable[[str], _T], cap: int | None = None) -> _T:
     """One answer, parsed; one repair turn for an unusable answer, then MALFORMED_RESPONSE."""
-    turn = session.ask(messages, cap)
+    turn = session.ask(messages, cap=cap)
     try:
         return _usable(turn, parse)
     except MalformedAnswer as first:
         retry = [*messages, Message("assistant", turn.content or "(empty)"),
                  Message("user", f"Your answer could not be used: {first.message}. Reply with only the JSON "
                                  "object described above, nothing else.")]
-        return _usable(session.ask(retry, cap), parse)
+        return _usable(session.ask(retry, cap=cap), parse)
 
 
 def _problem(d: DecisionInput) -> str:
     """The task sections (everything the blind phase may see)."""
-    parts = [f"## Objective\n{d.objective}"]
-    if d.constraints:
-        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in d.constraints))
-    if d.context.strip():
-        parts.append(f"## Context\n{d.context}")
+    parts = task_sections("Objective", d.objective, d.constraints, d.context)
     if d.environment.strip():
         parts.append(f"## Environment\n{d.environment}")
     if d.evidence:
@@ -149,7 +93,7 @@ _OUT_OF_BUDGET = DecisionVerdict(
                                            expected_signal="A verdict from the reveal phase."))
 
 
-def _blind_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> DecisionVerdict:
+def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
     system, blind, reveal, fmt = (load_prompt(n) for n in ("decision_system", "decision_blind", "decision_reveal",
                                                            "decision_verdict"))
     meta["prompts"] = {"decision_system": system[1], "decision_blind": blind[1], "decision_reveal": reveal[1],
@@ -157,15 +101,15 @@ def _blind_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> D
     phase1 = [Message("system", system[0]), Message("user", f"{_problem(d)}\n\n{blind[0]}")]
     shown = Message("user", f"{reveal[0]}\n\n{_proposal(d)}\n\n{fmt[0]}")
     # Phase 2 resends phase 1 and its answer, then adds the proposal: phase 1 may write only what leaves room.
-    p1, rv = _estimate(phase1), _estimate([shown])
+    p1, rv = estimate_prompt(phase1), estimate_prompt([shown])
     cap = (session.tokens_left() - 2 * p1 - rv - _VERDICT_RESERVE) // 2
-    if cap < _MIN_COMPLETION:
-        raise BudgetExceeded(f"both phases need about {2 * (p1 + _MIN_COMPLETION) + rv + _VERDICT_RESERVE} tokens; "
+    if cap < MIN_COMPLETION:
+        raise BudgetExceeded(f"both phases need about {2 * (p1 + MIN_COMPLETION) + rv + _VERDICT_RESERVE} tokens; "
                              f"the budget is {session.budget.tokens}")
     position = _ask_json(session, phase1, parse_position, cap=cap)
     meta["phases"] = 1
     phase2 = [*phase1, Message("assistant", position.model_dump_json()), shown]
-    if _estimate(phase2) + _MIN_COMPLETION > session.tokens_left():
+    if estimate_prompt(phase2) + MIN_COMPLETION > session.tokens_left():
         meta["budget_exhausted"] = True
         return _OUT_OF_BUDGET
     verdict = _ask_json(session, phase2, parse_verdict)
@@ -173,7 +117,7 @@ def _blind_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> D
     return verdict
 
 
-def _proposal_first(d: DecisionInput, session: _Session, meta: dict[str, Any]) -> DecisionVerdict:
+def _proposal_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
     system, critique, fmt = (load_prompt(n) for n in ("decision_system", "decision_proposal_first",
                                                       "decision_verdict"))
     meta["prompts"] = {"decision_system": system[1], "decision_proposal_first": critique[1],
@@ -191,7 +135,7 @@ class DecisionMode(Mode, Protocol):
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult: ...
 
 
-_Phases = Callable[[DecisionInput, _Session, dict[str, Any]], DecisionVerdict]
+_Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
 
 
 class DecisionBlindFirst:
@@ -226,11 +170,11 @@ def _review(decision: DecisionInput, spec: ModeSpec, phases: _Phases, options: D
     meta: dict[str, Any] = {"mode": spec.cli_name, "input": "decision", "model": options.model, "phases": 0,
                             "usage": {}, "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
                             "blindness": check.to_meta()}
-    session: _Session | None = None
+    session: Accountant | None = None
     try:
         if refuse_leak:
             check.refuse_if_leaked("proposal")       # before any provider exists, let alone a call
-        session = _Session(get_provider(model, base_url=options.base_url), options.budget)
+        session = Accountant(get_provider(model, base_url=options.base_url), options.budget, awaiting="an answer")
         verdict = phases(decision, session, meta)
     except ShowcauseError as exc:
         _close(session, meta, started)
@@ -239,7 +183,7 @@ def _review(decision: DecisionInput, spec: ModeSpec, phases: _Phases, options: D
     return DecisionResult.from_verdict(verdict, meta)
 
 
-def _close(session: _Session | None, meta: dict[str, Any], started: float) -> None:
+def _close(session: Accountant | None, meta: dict[str, Any], started: float) -> None:
     if session is not None:
         meta.update({"usage": session.usage(), "cost_usd": session.cost,
                      "model": session.model or meta["model"]})

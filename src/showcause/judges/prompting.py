@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from showcause.judges.base import ReviewRequest
 from showcause.snapshot import Snapshot
 from showcause.snapshot.gitcmd import git
 
-__all__ = ["change_text", "load_prompt", "unified_diff"]
+__all__ = ["change_text", "load_prompt", "task_sections", "unified_diff"]
 
 _DIR = Path(__file__).with_name("prompts")
 _MAX_DIFF = 40_000
@@ -22,6 +23,16 @@ def load_prompt(name: str) -> tuple[str, str]:
     """(text, sha256 prefix) of `prompts/<name>.txt`."""
     text = (_DIR / f"{name}.txt").read_text(encoding="utf-8")
     return text, hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def task_sections(heading: str, text: str, constraints: Sequence[str], context: str) -> list[str]:
+    """What every blind phase starts from: the task (or objective) under `heading`, its constraints, its context."""
+    parts = [f"## {heading}\n{text}"]
+    if constraints:
+        parts.append("## Constraints\n" + "\n".join(f"- {c}" for c in constraints))
+    if context.strip():
+        parts.append(f"## Context\n{context}")
+    return parts
 
 
 def unified_diff(snapshot: Snapshot, context: int = 3) -> str:

@@ -1,7 +1,7 @@
 """Model providers: OpenAI-compatible, Anthropic and scripted, behind one `Provider.complete` call.
 
 The concrete providers (and httpx, which they use) are imported when first named: a review without a
-model never loads them.
+model never loads them. Their errors are in showcause.core.errors, with every other error.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from showcause.providers.base import (
+    CompletionOptions,
     Message,
     ModelTurn,
     Provider,
@@ -21,16 +22,7 @@ from showcause.providers.base import (
     ToolSpec,
     Usage,
     clean_content,
-)
-from showcause.providers.errors import (
-    ConfigError,
-    MalformedResponseError,
-    OutputTruncatedError,
-    ProviderError,
-    ProviderHTTPError,
-    ProviderNetworkError,
-    ProviderTimeoutError,
-    RateLimitedError,
+    send,
 )
 from showcause.providers.registry import get_provider, known_prefixes, register_provider
 
@@ -43,21 +35,14 @@ _LAZY = {"AnthropicProvider": "anthropic", "OpenAIProvider": "openai", "Scripted
 
 __all__ = [
     "AnthropicProvider",
-    "ConfigError",
-    "MalformedResponseError",
+    "CompletionOptions",
     "Message",
     "ModelTurn",
     "OpenAIProvider",
-    "OutputTruncatedError",
     "Provider",
     "ProviderConfig",
-    "ProviderError",
     "ProviderFactory",
-    "ProviderHTTPError",
-    "ProviderNetworkError",
     "ProviderSpec",
-    "ProviderTimeoutError",
-    "RateLimitedError",
     "ScriptedProvider",
     "ToolCallRequest",
     "ToolChoice",
@@ -67,6 +52,7 @@ __all__ = [
     "get_provider",
     "known_prefixes",
     "register_provider",
+    "send",
 ]
 
 

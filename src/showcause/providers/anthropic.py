@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from showcause.core import jsonsafe
-from showcause.providers.base import (
-    Message,
-    ModelTurn,
-    ProviderConfig,
-    ProviderSpec,
-    ToolCallRequest,
-    ToolChoice,
-    ToolSpec,
-    build_usage,
-    message_chars,
-)
-from showcause.providers.errors import MalformedResponseError, ProviderHTTPError
-from showcause.providers.http import HttpClient, HttpResult, call_json, find_rejected_param, header_secrets, redact
+from showcause.core.errors import MalformedResponseError
+from showcause.providers.api import ApiProvider, error_message
+from showcause.providers.base import CompletionOptions, Message, ProviderConfig, ProviderSpec, ToolCallRequest
+from showcause.providers.chat import Reply
 from showcause.providers.keys import KeySource, key_source
 
 __all__ = ["ANTHROPIC", "ANTHROPIC_BASE_URL", "ANTHROPIC_VERSION", "AnthropicProvider", "anthropic_provider"]
@@ -90,118 +81,45 @@ def wire_messages(messages: Sequence[Message], *, with_tools: bool) -> tuple[str
     return "\n\n".join(system), out
 
 
-class AnthropicProvider:
-    """`POST {base_url}/v1/messages` with tools, retries, parameter fallbacks and usage."""
+class AnthropicProvider(ApiProvider):
+    """`POST {base_url}/v1/messages`: Anthropic's wire format, `x-api-key` and its usage counts."""
+
+    OPTIONAL_PARAMS = OPTIONAL_PARAMS
+    prompt_key = "input_tokens"
+    completion_key = "output_tokens"
 
     def __init__(self, *, model: str, base_url: str, keys: KeySource, config: ProviderConfig, key_hint: str) -> None:
-        self.name = f"anthropic:{model}"
-        self.model = model
         base = base_url.strip().rstrip("/")
-        self.base_url = base
-        self.url = f"{base}/messages" if base.endswith("/v1") else f"{base}/v1/messages"
-        self._keys = keys
-        self._config = config
-        self._key_hint = key_hint
-        self._dropped: set[str] = set()
-        self._http = HttpClient(
-            label=self.name,
-            max_retries=config.max_retries,
-            backoff_base_s=config.backoff_base_s,
-            backoff_max_s=config.backoff_max_s,
-        )
+        super().__init__(name=f"anthropic:{model}", model=model, base_url=base,
+                         url=f"{base}/messages" if base.endswith("/v1") else f"{base}/v1/messages", keys=keys,
+                         config=config, key_hint=key_hint)
 
-    def __repr__(self) -> str:
-        return f"AnthropicProvider(name={self.name!r}, base_url={self.base_url!r})"
+    def wire_headers(self) -> dict[str, str]:
+        return {"anthropic-version": ANTHROPIC_VERSION}
 
-    def close(self) -> None:
-        self._http.close()
+    def auth_headers(self, key: str) -> dict[str, str]:
+        return {"x-api-key": key}
 
-    def _headers(self, key: str | None) -> dict[str, str]:
-        headers = {
-            "Content-Type": "application/json",
-            "Accept": "application/json",
-            "anthropic-version": ANTHROPIC_VERSION,
-            **self._config.extra_headers,
-        }
-        if key:
-            headers["x-api-key"] = key
-        return headers
-
-    def build_body(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        max_tokens: int,
-        temperature: float | None,
-    ) -> dict[str, Any]:
-        """The exact JSON body of one request (no `tools` at all when tool_choice is "none")."""
-        with_tools = bool(tools) and tool_choice != "none"
-        system, wire = wire_messages(messages, with_tools=with_tools)
-        body: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens}
+    def wire_body(self, messages: Sequence[Message], options: CompletionOptions) -> dict[str, Any]:
+        """No `tools` at all when tool_choice is "none"; a response schema is not sent (no such parameter)."""
+        tools = options.sent_tools
+        system, wire = wire_messages(messages, with_tools=bool(tools))
+        body: dict[str, Any] = {"model": self.model, "max_tokens": options.max_tokens}
         if system:
             body["system"] = system
         body["messages"] = wire
-        if with_tools:
-            body["tools"] = [
-                {"name": t.name, "description": t.description, "input_schema": t.input_schema} for t in tools
-            ]
-            body["tool_choice"] = {"type": "any" if tool_choice == "required" else "auto"}
-        if temperature is not None:
-            body["temperature"] = temperature
-        for key in self._dropped:
-            body.pop(key, None)
+        if tools:
+            body["tools"] = [{"name": t.name, "description": t.description, "input_schema": t.input_schema}
+                             for t in tools]
+            body["tool_choice"] = {"type": "any" if options.tool_choice == "required" else "auto"}
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
         return body
 
-    def _adjust(self, body: dict[str, Any], param: str) -> set[str]:
-        if param in OPTIONAL_PARAMS and param in body:
-            body.pop(param)
-            self._dropped.add(param)
-            return {param}
-        return set()
+    def body_error(self, data: dict[str, Any]) -> str | None:
+        return error_message(data.get("error")) if data.get("type") == "error" else None
 
-    def _rejected(self, result: HttpResult, body: dict[str, Any]) -> str | None:
-        return find_rejected_param(result, body, OPTIONAL_PARAMS)
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec] = (),
-        tool_choice: ToolChoice = "auto",
-        max_tokens: int = 8000,
-        temperature: float | None = None,
-        timeout_s: float = 120.0,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> ModelTurn:
-        body = self.build_body(
-            messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature
-        )
-        data = call_json(
-            self._http,
-            self.url,
-            body,
-            headers=self._headers,
-            keys=self._keys,
-            timeout_s=timeout_s,
-            rejected=self._rejected,
-            adjust=self._adjust,
-            key_hint=self._key_hint,
-            extra_secrets=header_secrets(self._config.extra_headers),
-        )
-        sent_tools = tools if "tools" in body else ()
-        return self.parse_response(data, prompt_chars=message_chars(messages, sent_tools))
-
-    def parse_response(self, data: Any, *, prompt_chars: int = 0) -> ModelTurn:
-        """A ModelTurn from a Messages API body; MALFORMED_RESPONSE when the shape is wrong."""
-        if not isinstance(data, dict):
-            raise MalformedResponseError(f"{self.name}: response body is not a JSON object")
-        if data.get("type") == "error":
-            error: Any = data.get("error")
-            detail = error.get("message", "") if isinstance(error, dict) else str(error)
-            detail = redact(str(detail)[:400], self._keys.secrets())
-            raise ProviderHTTPError(f"{self.name}: provider error in response body: {detail}")
+    def read(self, data: dict[str, Any]) -> Reply:
         blocks: Any = data.get("content")
         if not isinstance(blocks, list):
             raise MalformedResponseError(f"{self.name}: response has no content array")
@@ -222,26 +140,23 @@ class AnthropicProvider:
                 )
                 calls.append(ToolCallRequest(id=call_id, name=name, arguments=arguments))
             # thinking / redacted_thinking / server tool blocks are not part of the answer
-        content = "".join(texts)
         stop: Any = data.get("stop_reason")
         default_finish = "tool_calls" if calls else "stop"
         finish = _STOP_REASONS.get(stop, stop) if isinstance(stop, str) and stop else default_finish
         model: Any = data.get("model")
-        model_name = model if isinstance(model, str) and model else self.model
-        raw_usage: Any = data.get("usage")
-        reported: dict[str, Any] | None = None
-        if isinstance(raw_usage, dict):
-            reported = dict(raw_usage)
-            prompt = reported.get("input_tokens")
-            if isinstance(prompt, int):  # cached prompt tokens are prompt tokens too
-                extra = [reported.get(k) for k in ("cache_creation_input_tokens", "cache_read_input_tokens")]
-                reported["input_tokens"] = prompt + sum(v for v in extra if isinstance(v, int))
-        completion_chars = len(content) + sum(len(c.name) + len(json.dumps(c.arguments)) for c in calls)
-        usage = build_usage(
-            reported, model=model_name, prompt_chars=prompt_chars, completion_chars=completion_chars,
-            prompt_key="input_tokens", completion_key="output_tokens",
-        )
-        return ModelTurn(content=content, tool_calls=tuple(calls), usage=usage, finish_reason=finish, model=model_name)
+        return Reply("".join(texts), tuple(calls), finish, model if isinstance(model, str) else None,
+                     _reported_usage(data.get("usage")))
+
+
+def _reported_usage(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, dict):
+        return None
+    reported = dict(raw)
+    prompt = reported.get("input_tokens")
+    if isinstance(prompt, int):  # cached prompt tokens are prompt tokens too
+        extra = [reported.get(k) for k in ("cache_creation_input_tokens", "cache_read_input_tokens")]
+        reported["input_tokens"] = prompt + sum(v for v in extra if isinstance(v, int))
+    return reported
 
 
 def anthropic_provider(model: str, base_url: str | None, config: ProviderConfig) -> AnthropicProvider:

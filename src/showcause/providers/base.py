@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 __all__ = [
+    "DEFAULT_OPTIONS",
     "PRICES_PER_MTOK",
+    "CompletionOptions",
     "Message",
     "ModelTurn",
     "Provider",
@@ -26,7 +28,8 @@ __all__ = [
     "estimate_cost",
     "estimate_tokens",
     "message_chars",
-    "schema_kwargs",
+    "send",
+    "turn_chars",
 ]
 
 ToolChoice = Literal["auto", "none", "required"]
@@ -82,39 +85,66 @@ class ModelTurn:
     model: str                  # as reported by the server, else as requested
 
 
+@dataclass(frozen=True)
+class CompletionOptions:
+    """What one model call asks for besides the conversation."""
+
+    tools: tuple[ToolSpec, ...] = ()
+    tool_choice: ToolChoice = "auto"
+    max_tokens: int = 8000
+    temperature: float | None = None           # None: the server's default, and no parameter sent
+    timeout_s: float = 120.0
+    # A JSON schema the answer must follow, given only on turns without tools; a provider whose API can
+    # constrain output to it (OpenAI's `response_format`) sends it, others ignore it.
+    response_schema: Mapping[str, Any] | None = None
+
+    @property
+    def sent_tools(self) -> tuple[ToolSpec, ...]:
+        """The tools a request carries: none at all when tool_choice is "none"."""
+        return self.tools if self.tool_choice != "none" else ()
+
+
+DEFAULT_OPTIONS = CompletionOptions()
+
+
 @runtime_checkable
 class Provider(Protocol):
     """A chat model behind one `complete` call. `name` is `prefix:model` and never contains a key."""
 
     name: str
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec] = (),
-        tool_choice: ToolChoice = "auto",
-        max_tokens: int = 8000,
-        temperature: float | None = None,
-        timeout_s: float = 120.0,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> ModelTurn:
-        """``response_schema``: a JSON schema the answer must follow, given only on turns without tools; a
-        provider whose API can constrain output to it (OpenAI's `response_format`) sends it, others ignore it."""
+    def complete(self, messages: Sequence[Message], options: CompletionOptions = DEFAULT_OPTIONS) -> ModelTurn:
+        """One assistant turn for `messages`; a failure is one of the ProviderError codes of core/errors.py."""
         ...
 
 
-def schema_kwargs(provider: object, schema: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``{"response_schema": schema}`` for a provider whose `complete` takes it, else nothing: a plugin
-    written before the parameter existed keeps working."""
-    if schema is None:
-        return {}
+def send(provider: object, messages: Sequence[Message], options: CompletionOptions) -> ModelTurn:
+    """`provider.complete` with `options`, however it takes them.
+
+    A plugin written before CompletionOptions takes them as keywords (`tools=`, `max_tokens=` …); it gets
+    `response_schema` only when its `complete` names it or takes any keyword, so a plugin written before
+    that parameter existed keeps working too.
+    """
+    complete = provider.complete  # type: ignore[attr-defined]
+    params = _parameters(complete)
+    if "options" in params:
+        turn: ModelTurn = complete(messages, options)
+        return turn
+    kwargs: dict[str, Any] = {"tools": options.tools, "tool_choice": options.tool_choice,
+                              "max_tokens": options.max_tokens, "temperature": options.temperature,
+                              "timeout_s": options.timeout_s}
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    if options.response_schema is not None and ("response_schema" in params or takes_any):
+        kwargs["response_schema"] = options.response_schema
+    legacy: ModelTurn = complete(messages, **kwargs)
+    return legacy
+
+
+def _parameters(function: Any) -> Mapping[str, inspect.Parameter]:
     try:
-        params = inspect.signature(provider.complete).parameters  # type: ignore[attr-defined]
-    except (AttributeError, TypeError, ValueError):
+        return inspect.signature(function).parameters
+    except (TypeError, ValueError):
         return {}
-    takes = "response_schema" in params or any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    return {"response_schema": schema} if takes else {}
 
 
 @dataclass(frozen=True)
@@ -208,6 +238,11 @@ def message_chars(messages: Sequence[Message], tools: Sequence[ToolSpec] = ()) -
     for tool in tools:
         total += len(tool.name) + len(tool.description) + len(json.dumps(tool.input_schema))
     return total
+
+
+def turn_chars(content: str, calls: Sequence[ToolCallRequest]) -> int:
+    """Characters an answer carries, for estimating completion tokens when the server reports none."""
+    return len(content) + sum(len(c.name) + len(json.dumps(c.arguments)) for c in calls)
 
 
 def _args_text(arguments: dict[str, Any] | str) -> str:

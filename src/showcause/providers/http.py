@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import httpx
 
 from showcause.core import jsonsafe
-from showcause.providers.errors import (
+from showcause.core.errors import (
     ConfigError,
     MalformedResponseError,
     ProviderHTTPError,

@@ -8,8 +8,8 @@ import threading
 import time
 from typing import Protocol
 
+from showcause.core.errors import ConfigError
 from showcause.core.hostproc import HOST_CWD, safe_path, which
-from showcause.providers.errors import ConfigError
 
 __all__ = ["CommandKey", "EnvKey", "KeySource", "NoKey", "key_source"]
 

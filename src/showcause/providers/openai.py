@@ -5,24 +5,15 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from showcause.core import jsonsafe
-from showcause.providers.base import (
-    Message,
-    ModelTurn,
-    ProviderConfig,
-    ProviderSpec,
-    ToolCallRequest,
-    ToolChoice,
-    ToolSpec,
-    build_usage,
-    message_chars,
-)
-from showcause.providers.errors import MalformedResponseError, ProviderHTTPError
-from showcause.providers.http import HttpClient, HttpResult, call_json, find_rejected_param, header_secrets, redact
+from showcause.core.errors import MalformedResponseError, ProviderHTTPError
+from showcause.providers.api import ApiProvider, error_message
+from showcause.providers.base import CompletionOptions, Message, ProviderConfig, ProviderSpec, ToolCallRequest, ToolSpec
+from showcause.providers.chat import Reply
 from showcause.providers.keys import KeySource, key_source
 
 __all__ = [
@@ -116,8 +107,10 @@ def _wire_tool(tool: ToolSpec) -> dict[str, Any]:
     }
 
 
-class OpenAIProvider:
-    """`POST {base_url}/chat/completions` with tools, retries, parameter fallbacks and usage."""
+class OpenAIProvider(ApiProvider):
+    """`POST {base_url}/chat/completions`: OpenAI's wire format, its token parameters and response formats."""
+
+    OPTIONAL_PARAMS = OPTIONAL_PARAMS
 
     def __init__(
         self,
@@ -133,63 +126,33 @@ class OpenAIProvider:
         extra_body: dict[str, Any] | None = None,
         key_hint: str = "",
     ) -> None:
-        self.name = f"{prefix}:{model}"
-        self.model = model
-        self.base_url = normalize_base_url(base_url)
-        self._keys = keys
-        self._config = config
+        base = normalize_base_url(base_url)
+        super().__init__(name=f"{prefix}:{model}", model=model, base_url=base, url=f"{base}/chat/completions",
+                         keys=keys, config=config, key_hint=key_hint, free=free)
         self._token_param: TokenParam = token_param
         self._reasoning_style = reasoning_style
-        self._free = free
         self._extra_body = dict(extra_body or {})
-        self._key_hint = key_hint
-        self._dropped: set[str] = set()   # parameters this server rejected; not sent again
         self._schema_format = "json_schema"  # how a response schema is sent; "json_object" after a refusal
         self._ids = itertools.count(1)
-        self._http = HttpClient(
-            label=self.name,
-            max_retries=config.max_retries,
-            backoff_base_s=config.backoff_base_s,
-            backoff_max_s=config.backoff_max_s,
-        )
 
-    def __repr__(self) -> str:
-        return f"OpenAIProvider(name={self.name!r}, base_url={self.base_url!r})"
+    def auth_headers(self, key: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key}"}
 
-    def close(self) -> None:
-        self._http.close()
-
-    def _headers(self, key: str | None) -> dict[str, str]:
-        headers = {"Content-Type": "application/json", "Accept": "application/json", **self._config.extra_headers}
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        return headers
-
-    def build_body(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec],
-        tool_choice: ToolChoice,
-        max_tokens: int,
-        temperature: float | None,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        """The exact JSON body of one request (tools are left out entirely when tool_choice is "none"; a
-        response schema is sent only without tools, as `response_format`, which servers with grammars such
-        as llama.cpp enforce token by token)."""
+    def wire_body(self, messages: Sequence[Message], options: CompletionOptions) -> dict[str, Any]:
+        """Tools are left out entirely when tool_choice is "none"; a response schema is sent only without
+        tools, as `response_format`, which servers with grammars such as llama.cpp enforce token by token."""
         body: dict[str, Any] = {"model": self.model, "messages": [_wire_message(m) for m in messages]}
-        if tools and tool_choice != "none":
-            body["tools"] = [_wire_tool(t) for t in tools]
-            body["tool_choice"] = tool_choice
-        elif response_schema is not None:
-            schema = dict(response_schema)
+        if options.sent_tools:
+            body["tools"] = [_wire_tool(t) for t in options.sent_tools]
+            body["tool_choice"] = options.tool_choice
+        elif options.response_schema is not None:
+            schema = dict(options.response_schema)
             body["response_format"] = (
                 {"type": "json_object", "schema": schema} if self._schema_format == "json_object"
                 else {"type": "json_schema", "json_schema": {"name": "answer", "schema": schema}})
-        body[self._token_param] = max_tokens
-        if temperature is not None:
-            body["temperature"] = temperature
+        body[self._token_param] = options.max_tokens
+        if options.temperature is not None:
+            body["temperature"] = options.temperature
         effort = self._config.reasoning_effort
         if effort:
             if self._reasoning_style == "reasoning":
@@ -198,11 +161,9 @@ class OpenAIProvider:
                 body["reasoning_effort"] = effort
         for key, value in self._extra_body.items():
             body.setdefault(key, value)
-        for key in self._dropped:
-            body.pop(key, None)
         return body
 
-    def _adjust(self, body: dict[str, Any], param: str) -> set[str]:
+    def adjust(self, body: dict[str, Any], param: str) -> set[str]:
         if param in _TOKEN_PARAMS:
             other: TokenParam = "max_completion_tokens" if param == "max_tokens" else "max_tokens"
             body[other] = body.pop(param)
@@ -214,80 +175,31 @@ class OpenAIProvider:
             body["response_format"] = {"type": "json_object", "schema": schema}
             self._schema_format = "json_object"
             return {"response_format:json_schema"}
-        if param in OPTIONAL_PARAMS and param in body:
-            body.pop(param)
-            self._dropped.add(param)
-            return {param}
-        return set()
+        return super().adjust(body, param)
 
-    def _rejected(self, result: HttpResult, body: dict[str, Any]) -> str | None:
-        return find_rejected_param(result, body, OPTIONAL_PARAMS)
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec] = (),
-        tool_choice: ToolChoice = "auto",
-        max_tokens: int = 8000,
-        temperature: float | None = None,
-        timeout_s: float = 120.0,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> ModelTurn:
-        body = self.build_body(
-            messages, tools=tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature,
-            response_schema=response_schema,
-        )
-        data = call_json(
-            self._http,
-            f"{self.base_url}/chat/completions",
-            body,
-            headers=self._headers,
-            keys=self._keys,
-            timeout_s=timeout_s,
-            rejected=self._rejected,
-            adjust=self._adjust,
-            key_hint=self._key_hint,
-            extra_secrets=header_secrets(self._config.extra_headers),
-        )
-        sent_tools = tools if "tools" in body else ()
-        return self.parse_response(data, prompt_chars=message_chars(messages, sent_tools))
-
-    def parse_response(self, data: Any, *, prompt_chars: int = 0) -> ModelTurn:
-        """A ModelTurn from a chat.completion body; MALFORMED_RESPONSE when the shape is wrong."""
-        if not isinstance(data, dict):
-            raise MalformedResponseError(f"{self.name}: response body is not a JSON object")
-        choices: Any = data.get("choices")
+    def body_error(self, data: dict[str, Any]) -> str | None:
         error: Any = data.get("error")
-        if error and not choices:  # OpenRouter and others report some failures inside a 200
-            detail = error.get("message", "") if isinstance(error, dict) else str(error)
-            detail = redact(str(detail)[:400], self._keys.secrets())
-            raise ProviderHTTPError(f"{self.name}: provider error in response body: {detail}")
+        # OpenRouter and others report some failures inside a 200
+        return error_message(error) if error and not data.get("choices") else None
+
+    def read(self, data: dict[str, Any]) -> Reply:
+        choices: Any = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             raise MalformedResponseError(f"{self.name}: response has no choices")
         choice: dict[str, Any] = choices[0]
         message: Any = choice.get("message")
         if not isinstance(message, dict):
             raise MalformedResponseError(f"{self.name}: first choice has no message")
-        content = _text(message.get("content"))
         calls = self._tool_calls(message)
         finish: Any = choice.get("finish_reason")
         if finish == "function_call":
             finish = "tool_calls"
         if not isinstance(finish, str) or not finish:
             finish = "tool_calls" if calls else "stop"
-        completion_chars = len(content) + sum(len(c.name) + len(json.dumps(c.arguments)) for c in calls)
         model: Any = data.get("model")
-        model_name = model if isinstance(model, str) and model else self.model
-        usage_raw: Any = data.get("usage")
-        usage = build_usage(
-            usage_raw if isinstance(usage_raw, dict) else None,
-            model=model_name,
-            prompt_chars=prompt_chars,
-            completion_chars=completion_chars,
-            free=self._free,
-        )
-        return ModelTurn(content=content, tool_calls=calls, usage=usage, finish_reason=finish, model=model_name)
+        usage: Any = data.get("usage")
+        return Reply(_text(message.get("content")), calls, finish, model if isinstance(model, str) else None,
+                     usage if isinstance(usage, dict) else None)
 
     def _tool_calls(self, message: dict[str, Any]) -> tuple[ToolCallRequest, ...]:
         raw: Any = message.get("tool_calls")
@@ -314,11 +226,8 @@ class OpenAIProvider:
 
     def list_models(self, *, timeout_s: float = 30.0) -> list[str]:
         """Model ids from `GET {base_url}/models`."""
-        key = self._keys.get()
-        result = self._http.request(
-            "GET", f"{self.base_url}/models", headers=self._headers(key), timeout_s=timeout_s,
-            secrets=(*self._keys.secrets(), *header_secrets(self._config.extra_headers)),
-        )
+        result = self._http.request("GET", f"{self.base_url}/models", headers=self.headers(self._keys.get()),
+                                    timeout_s=timeout_s, secrets=self.secrets())
         if result.status != 200:
             raise ProviderHTTPError(f"{self.name}: HTTP {result.status} listing models", status=result.status)
         data: Any = result.json()

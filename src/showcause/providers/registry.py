@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import cast
 
+from showcause.core.errors import ConfigError
 from showcause.core.registry import Registry
 from showcause.providers.base import Provider, ProviderConfig, ProviderFactory, ProviderSpec
-from showcause.providers.errors import ConfigError
 
 __all__ = ["ENTRY_POINT_GROUP", "PROVIDERS", "ProviderFactory", "ProviderSpec", "get_provider", "is_free",
            "known_prefixes", "providers_markdown", "register_provider", "wrapping_providers"]

@@ -2,27 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showcause.core import jsonsafe
-from showcause.providers import errors
+from showcause.core import errors, jsonsafe
 from showcause.providers.base import (
+    CompletionOptions,
     Message,
-    ModelTurn,
     ProviderConfig,
     ProviderSpec,
     ToolCallRequest,
     ToolChoice,
     ToolSpec,
     Usage,
-    estimate_tokens,
-    message_chars,
 )
+from showcause.providers.chat import ChatProvider, Reply
 
 __all__ = ["SCRIPTED", "ScriptedCall", "ScriptedProvider", "load_script", "scripted_provider"]
 
@@ -52,8 +49,7 @@ class ScriptedCall:
 
 @dataclass(frozen=True)
 class _Turn:
-    turn: ModelTurn | None = None          # None for an injected error
-    usage_given: bool = False
+    reply: Reply | None = None             # None for an injected error
     error: tuple[str, str] | None = None   # (code, message)
 
 
@@ -108,14 +104,7 @@ def _parse_turn(path: str, index: int, raw: Any) -> _Turn:
         except (TypeError, ValueError):
             raise _bad(path, where, "usage values must be numbers") from None
     model: Any = raw.get("model")
-    turn = ModelTurn(
-        content=content,
-        tool_calls=tuple(calls),
-        usage=usage or Usage(),
-        finish_reason=finish,
-        model=model if isinstance(model, str) and model else "scripted",
-    )
-    return _Turn(turn=turn, usage_given=usage is not None)
+    return _Turn(Reply(content, tuple(calls), finish, model if isinstance(model, str) else None, usage))
 
 
 def load_script(path: str | Path) -> list[_Turn]:
@@ -137,15 +126,15 @@ def load_script(path: str | Path) -> list[_Turn]:
     return [_parse_turn(shown, i, turn) for i, turn in enumerate(turns)]
 
 
-class ScriptedProvider:
+class ScriptedProvider(ChatProvider):
     """Returns the scripted turns in order, whatever it is sent; running out is MALFORMED_RESPONSE.
 
     A turn without `usage` reports tokens estimated from the text (flagged `estimated`) and zero cost.
     """
 
     def __init__(self, path: str | Path) -> None:
+        super().__init__(name=f"scripted:{path}", model="scripted", free=True)
         self.path = str(path)
-        self.name = f"scripted:{self.path}"
         self._turns = load_script(path)
         self._lock = threading.Lock()
         self._next = 0
@@ -158,22 +147,9 @@ class ScriptedProvider:
     def remaining(self) -> int:
         return len(self._turns) - self._next
 
-    def close(self) -> None:
-        return None
-
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec] = (),
-        tool_choice: ToolChoice = "auto",
-        max_tokens: int = 8000,
-        temperature: float | None = None,
-        timeout_s: float = 120.0,
-        response_schema: Mapping[str, Any] | None = None,
-    ) -> ModelTurn:
+    def answer(self, messages: Sequence[Message], options: CompletionOptions) -> Reply:
         with self._lock:
-            self.calls.append(ScriptedCall(tuple(messages), tuple(tools), tool_choice, max_tokens))
+            self.calls.append(ScriptedCall(tuple(messages), options.tools, options.tool_choice, options.max_tokens))
             if self._next >= len(self._turns):
                 raise errors.MalformedResponseError(
                     f"{self.name}: the script has no turn {self._next + 1} (it has {len(self._turns)})"
@@ -183,19 +159,8 @@ class ScriptedProvider:
         if turn.error is not None:
             code, message = turn.error
             raise _ERRORS[code](message)
-        assert turn.turn is not None
-        if turn.usage_given:
-            return turn.turn
-        reply = turn.turn
-        sent_tools = tools if tool_choice != "none" else ()
-        completion = len(reply.content) + sum(len(c.name) + len(json.dumps(c.arguments)) for c in reply.tool_calls)
-        usage = Usage(
-            prompt_tokens=estimate_tokens(message_chars(messages, sent_tools)),
-            completion_tokens=estimate_tokens(completion),
-            cost_usd=0.0,
-            estimated=True,
-        )
-        return ModelTurn(reply.content, reply.tool_calls, usage, reply.finish_reason, reply.model)
+        assert turn.reply is not None
+        return turn.reply
 
 
 def scripted_provider(model: str, base_url: str | None, config: ProviderConfig) -> ScriptedProvider:

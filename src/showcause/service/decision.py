@@ -8,9 +8,9 @@ from showcause.core.decision import load_decision
 from showcause.core.decision_result import DECISION_FAIL_ON, DecisionResult, decision_exit_code
 from showcause.core.errors import InputError
 from showcause.judges.blindness import Thresholds, thresholds
+from showcause.judges.budget import Budget
 from showcause.judges.contract import mode_budget, require_model
 from showcause.judges.decision_modes import DecisionOptions
-from showcause.judges.loop import Budget
 from showcause.judges.registry import decision_mode
 from showcause.render.decision import DECISION_FORMATS, render_decision
 from showcause.sandbox.policy import load_policy
