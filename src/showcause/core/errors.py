@@ -9,6 +9,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      ├── SandboxUnavailable             SANDBOX_UNAVAILABLE
      ├── BudgetExceeded                 BUDGET_EXCEEDED
      ├── BlindnessLeak                  BLINDNESS_LEAK
+     ├── DuplicateName                  DUPLICATE_NAME        also a ValueError
      ├── ReviewTimeout                  TIMEOUT
      │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
      └── ProviderError                  PROVIDER_ERROR
@@ -42,6 +43,7 @@ __all__ = [
     "BlindnessLeak",
     "BudgetExceeded",
     "ConfigError",
+    "DuplicateName",
     "InputError",
     "Interrupted",
     "MalformedAnswer",
@@ -137,6 +139,12 @@ class ProviderError(ShowcauseError):
         return f"{type(self).__name__}(code={self.code!r}, status={self.status!r}, message={self.message!r})"
 
 
+class DuplicateName(ShowcauseError, ValueError):
+    """A name registered twice in a registry: two plugins, or a plugin and a built-in, want the same name."""
+
+    code = "DUPLICATE_NAME"
+
+
 class ConfigError(ProviderError):
     """Bad `--model` spec, unknown provider prefix, missing key, unreadable scripted file."""
 
@@ -202,6 +210,7 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     SandboxUnavailable.code: EXIT_INCONCLUSIVE,
     BudgetExceeded.code: EXIT_INCONCLUSIVE,
     BlindnessLeak.code: EXIT_INCONCLUSIVE,
+    DuplicateName.code: EXIT_INCONCLUSIVE,
     ReviewTimeout.code: EXIT_INCONCLUSIVE,
     ProviderError.code: EXIT_INCONCLUSIVE,
     ConfigError.code: EXIT_INCONCLUSIVE,

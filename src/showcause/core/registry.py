@@ -23,19 +23,13 @@ from functools import cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Generic, TypeVar
 
-from showcause.core.errors import ShowcauseError
+from showcause.core.errors import DuplicateName
 
 __all__ = ["DuplicateName", "Registry", "load_dotted"]
 
 log = logging.getLogger("showcause.registry")
 
 T = TypeVar("T")
-
-
-class DuplicateName(ShowcauseError, ValueError):
-    """A name registered twice: two plugins, or a plugin and a built-in, want the same name."""
-
-    code = "CONFIG_ERROR"
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal, Protocol, get_args
 
 from showcause.core.errors import ModelRequired
-from showcause.judges.loop import Budget
+from showcause.judges.budget import Budget
 from showcause.sandbox.policy import Policy
 
 __all__ = ["BUDGET_GROUPS", "CODE_CHANGE", "DECISION", "BudgetGroup", "DefaultFor", "InputKind", "Mode", "ModeSpec",
