@@ -214,6 +214,7 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
+# long: its signature is the 18 typer options of `showcause bench` (one line each); the body is ~45 lines
 @app.command("bench")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases.")],
