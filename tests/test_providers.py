@@ -1,5 +1,6 @@
 """Providers in general: the scripted provider, the error codes they raise, what a review loads."""
 
+
 from __future__ import annotations
 
 import json
@@ -10,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from provider_harness import (
+from provider_harness import (  # noqa: F401  (clean_env, oa, an: fixtures)
     CONVERSATION,
     SEARCH,
+    clean_env,
     clear_provider_env,
 )
 from showcause.core.errors import (
@@ -36,11 +38,6 @@ from showcause.providers import (
 from showcause.providers.scripted import ScriptedProvider
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_provider_env(monkeypatch)
 
 
 # ---------------------------------------------------------------- scripted

@@ -1,9 +1,9 @@
 """The Anthropic provider over a real loopback HTTP server speaking the Messages API."""
 
+# ruff: noqa: F811  (the fixtures imported from provider_harness are parameters of the tests below)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,13 +16,15 @@ from llm_servers import (
     status,
     turn,
 )
-from provider_harness import (
+from provider_harness import (  # noqa: F401  (clean_env, oa, an: fixtures)
     CONVERSATION,
     FAST,
     READ,
     SEARCH,
     SECRET,
+    an,
     anthropic_at,
+    clean_env,
     clear_provider_env,
     gaps,
 )
@@ -39,18 +41,6 @@ from showcause.providers import (
 from showcause.providers.anthropic import AnthropicProvider
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_provider_env(monkeypatch)
-
-
-@pytest.fixture
-def an() -> Iterator[AnthropicServer]:
-    server = AnthropicServer().start()
-    yield server
-    server.stop()
 
 
 # ---------------------------------------------------------------- Anthropic

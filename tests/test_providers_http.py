@@ -1,13 +1,13 @@
 """The HTTP path every provider shares, over real loopback servers: retries, timeouts, malformed bodies,
 keys and their redaction, refused parameters."""
 
+# ruff: noqa: F811  (the fixtures imported from provider_harness are parameters of the tests below)
 from __future__ import annotations
 
 import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,12 +22,14 @@ from llm_servers import (
     status,
     turn,
 )
-from provider_harness import (
+from provider_harness import (  # noqa: F401  (clean_env, oa, an: fixtures)
     CONVERSATION,
     FAST,
     SECRET,
+    clean_env,
     clear_provider_env,
     gaps,
+    oa,
     openai_at,
 )
 from showcause.core.errors import (
@@ -52,18 +54,6 @@ from showcause.providers.keys import CommandKey, NoKey
 from showcause.providers.openai import OPTIONAL_PARAMS
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_provider_env(monkeypatch)
-
-
-@pytest.fixture
-def oa() -> Iterator[OpenAIServer]:
-    server = OpenAIServer().start()
-    yield server
-    server.stop()
 
 
 # ---------------------------------------------------------------- retries, timeouts, malformed bodies

@@ -1,10 +1,10 @@
 """The OpenAI-compatible provider over a real loopback HTTP server: request shapes, parsing, refused
 parameters, usage and cost."""
 
+# ruff: noqa: F811  (the fixtures imported from provider_harness are parameters of the tests below)
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -16,13 +16,15 @@ from llm_servers import (
     reject_param,
     turn,
 )
-from provider_harness import (
+from provider_harness import (  # noqa: F401  (clean_env, oa, an: fixtures)
     CONVERSATION,
     FAST,
     READ,
     SEARCH,
     SECRET,
+    clean_env,
     clear_provider_env,
+    oa,
     openai_at,
 )
 from showcause.core.errors import (
@@ -40,18 +42,6 @@ from showcause.providers import (
 from showcause.providers.openai import OpenAIProvider
 
 pytestmark = pytest.mark.timeout(60)
-
-
-@pytest.fixture(autouse=True)
-def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    clear_provider_env(monkeypatch)
-
-
-@pytest.fixture
-def oa() -> Iterator[OpenAIServer]:
-    server = OpenAIServer().start()
-    yield server
-    server.stop()
 
 
 # ---------------------------------------------------------------- OpenAI-compatible: request shapes

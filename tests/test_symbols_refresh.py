@@ -16,6 +16,7 @@ import pytest
 
 import showcause.symbols.cache as cache_module
 import showcause.symbols.pool as workers_module
+from builders import write_tree as write
 from showcause.core.errors import InputError
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import from_case
@@ -38,14 +39,6 @@ def _fresh_caches() -> None:
     clear_caches()
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
 
 
 def state(index: SymbolIndex) -> State:

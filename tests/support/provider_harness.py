@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -11,8 +12,21 @@ import pytest
 from llm_servers import AnthropicServer, OpenAIServer
 from showcause.providers import Message, ProviderConfig, ToolCallRequest, ToolSpec, get_provider
 
-__all__ = ["CONVERSATION", "ENV_VARS", "FAST", "READ", "SEARCH", "SECRET", "anthropic_at", "clear_provider_env",
-           "gaps", "openai_at"]
+__all__ = [
+    "CONVERSATION",
+    "ENV_VARS",
+    "FAST",
+    "READ",
+    "SEARCH",
+    "SECRET",
+    "an",
+    "anthropic_at",
+    "clean_env",
+    "clear_provider_env",
+    "gaps",
+    "oa",
+    "openai_at",
+]
 
 FAST = ProviderConfig(max_retries=3, backoff_base_s=0.01, backoff_max_s=5.0)
 SECRET = "sk-test-Zq8v3LmN0pXr5tY7"
@@ -68,3 +82,22 @@ def gaps(server: Any) -> list[float]:
     """Seconds between the requests a server received."""
     times = [r.at for r in server.requests]
     return [b - a for a, b in itertools.pairwise(times)]
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_provider_env(monkeypatch)
+
+
+@pytest.fixture
+def oa() -> Iterator[OpenAIServer]:
+    server = OpenAIServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def an() -> Iterator[AnthropicServer]:
+    server = AnthropicServer().start()
+    yield server
+    server.stop()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from builders import write_tree
 from showcause.symbols import SymbolHit, SymbolIndex
 from showcause.symbols.index import clear_caches
 
@@ -92,14 +93,7 @@ export const View = ({ title }: { title: string }) => <div className="v">{render
 Row = tuple[str, int, str, str]
 
 
-def write(root: Path, files: dict[str, str | bytes]) -> None:
-    for rel, content in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+write = write_tree   # the tests below call it for its side effect
 
 
 def rows(hits: list[SymbolHit]) -> list[Row]:
