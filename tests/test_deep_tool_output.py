@@ -11,7 +11,8 @@ from builders import write_tree
 from deep import DEEP, LISTS
 from showcause.tools.diagnostics import parse_pyright
 from showcause.tools.pyright_config import configured_files
-from showcause.tools.testexec import _read_junit, _read_pytest
+from showcause.tools.runners.node_test import read_junit as _read_junit
+from showcause.tools.runners.pytest_runner import read_pytest_report as _read_pytest
 
 # ---- JSON that sandboxed tools print or write ------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,7 +59,8 @@ def ro_prefixes() -> list[str]:
     return [d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs)]
 
 
-def plan(workspace: Path, out: Path, tmp_bytes: int) -> list[Mount]:
+def plan(workspace: Path, out: Path, tmp_bytes: int, extra: Sequence[Mount] = ()) -> list[Mount]:
+    """The whole plan; `extra` steps (a project's environment) come last, so they may land inside ``/ws``."""
     steps = [Mount("ro", "/usr", "/usr")]
     for name in ("bin", "lib", "lib64", "sbin", "lib32"):
         top = Path("/") / name
@@ -73,6 +75,7 @@ def plan(workspace: Path, out: Path, tmp_bytes: int) -> list[Mount]:
     steps += [Mount("dev", "/dev"), Mount("tmpfs", SANDBOX_TMP, size=tmp_bytes), Mount("dir", SANDBOX_HOME)]
     steps += [Mount("ro", prefix, prefix) for prefix in ro_prefixes()]
     steps += [Mount("rw", SANDBOX_ROOT, str(workspace)), Mount("rw", SANDBOX_OUT, str(out))]
+    steps += [Mount(m.op, m.dst.replace("{root}", SANDBOX_ROOT), m.src, m.size) for m in extra]
     return steps
 
 

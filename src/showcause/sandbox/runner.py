@@ -27,7 +27,8 @@ from showcause.core.hostproc import which
 from showcause.sandbox import lifecycle
 from showcause.sandbox.cgroups import join_argv, make_groups, reap
 from showcause.sandbox.levels import resolve, wrap
-from showcause.sandbox.mounts import SANDBOX_HOME, SANDBOX_OUT, SANDBOX_ROOT, SANDBOX_TMP
+from showcause.sandbox.mounts import SANDBOX_HOME, SANDBOX_OUT, SANDBOX_ROOT, SANDBOX_TMP, Mount
+from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 
 __all__ = ["SANDBOX_OUT", "SANDBOX_ROOT", "ProcResult", "available_isolation", "process_slots", "run_sandboxed"]
@@ -156,6 +157,17 @@ def _places(level: str, workspace: Path, out_dir: Path) -> tuple[str, str, str, 
     return str(workspace), str(out_dir), home, tmp
 
 
+def _link_into(workspace: Path, mounts: Sequence[Mount]) -> None:
+    """At `none` the host is visible as it is: only what a bind would have placed inside the copy needs a
+    link there (absolute destinations are the host paths themselves)."""
+    for m in mounts:
+        if m.op == "ro" and m.dst.startswith("{root}/"):
+            link = workspace / m.dst.removeprefix("{root}/")
+            if not link.exists() and not link.is_symlink():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                link.symlink_to(m.src)
+
+
 def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy, memory_mb: int,
                  address_mb: int | None, limit: float) -> tuple[int, bytes, bytes, bool, bool, float]:
     """Run the wrapped command once a process slot is free:
@@ -190,11 +202,13 @@ def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy,
 
 def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy: Policy, memory_mb: int,
                   timeout_s: float | None = None, env: dict[str, str] | None = None,
-                  address_mb: int | None = None) -> ProcResult:
+                  address_mb: int | None = None, mounts: Sequence[Mount] = (), cwd: str = "") -> ProcResult:
     """Run `argv` with `workspace` as its working directory; `out_dir` receives report files.
 
     The caller owns both directories (they are throw-away, siblings in one run directory). Paths in `argv`
     and `env` may use `{root}` and `{out}`, replaced by where the directories appear inside the sandbox.
+    `mounts`: the project environment's read-only binds (`ProjectEnv.mounts`), after the plan's own.
+    `cwd`: a normalized path inside the copy to start in (a monorepo package), else its root.
     Raises SandboxUnavailable (nothing runs) when the policy's level does not work here.
     """
     lifecycle.check_stopping()
@@ -212,14 +226,16 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     new_root = out_dir.parent / "root"
     if level == "unshare":
         new_root.mkdir(exist_ok=True)
-    cmd = wrap(level, inner, workspace, out_dir, policy.process.file_size_mb * 1024 * 1024, new_root)
+    cwd = normalize_relpath(cwd) if cwd else ""
+    cmd = wrap(level, inner, workspace, out_dir, policy.process.file_size_mb * 1024 * 1024, new_root, mounts, cwd)
     if level == "none":
+        _link_into(workspace, mounts)
         cmd = _no_caps() + cmd
         lifecycle.adopt_orphans()
     limit = timeout_s if timeout_s is not None else policy.process.timeout_s
     # Host programs (prlimit, bwrap, unshare) start outside the reviewed tree; the sandbox enters /ws itself.
-    cwd = workspace if level == "none" else out_dir.parent
-    rc, stdout, stderr, truncated, timed_out, seconds = _run_in_slot(cmd, cwd, full_env, policy, memory_mb,
+    start = (workspace / cwd if cwd else workspace) if level == "none" else out_dir.parent
+    rc, stdout, stderr, truncated, timed_out, seconds = _run_in_slot(cmd, start, full_env, policy, memory_mb,
                                                                      address_mb, limit)
     lifecycle.check_stopping()   # a process killed by a signal's handler reports nothing
     notes: list[str] = []

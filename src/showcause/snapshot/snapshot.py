@@ -33,6 +33,9 @@ class Snapshot:
     diff: Diff
     label: str
     case: CaseInput | None = None
+    # The host directory both trees were taken from (`--repo`), where the project's environment (its
+    # virtualenv, its installed node_modules) lives; None for a case folder.
+    source: Path | None = None
     _tmp: Path | None = field(default=None, repr=False)
 
     def close(self) -> None:
@@ -132,8 +135,9 @@ def _copy_tree(src: Path, dst: Path, only: list[str] | None = None) -> None:
             shutil.copy2(source, _create(dst, rel))
 
 
-def _finish(tmp: Path, label: str, case: CaseInput | None = None) -> Snapshot:
-    return Snapshot(base=tmp / "base", head=tmp / "head", diff=diff_trees(tmp), label=label, case=case, _tmp=tmp)
+def _finish(tmp: Path, label: str, case: CaseInput | None = None, source: Path | None = None) -> Snapshot:
+    return Snapshot(base=tmp / "base", head=tmp / "head", diff=diff_trees(tmp), label=label, case=case,
+                    source=source.resolve() if source is not None else None, _tmp=tmp)
 
 
 def _apply_patch(tree: Path, patch: Path) -> None:
@@ -233,7 +237,7 @@ def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
     try:
         _export_commit(top, base_sha, tmp / "base")
         _export_commit(top, head_sha, tmp / "head")
-        return _finish(tmp, f"{base_ref}..{head_ref}")
+        return _finish(tmp, f"{base_ref}..{head_ref}", source=top)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -280,12 +284,12 @@ def from_dir(path: Path, diff_file: Path | None = None) -> Snapshot:
         if top is not None and diff_file is None:
             _export_head(top, path, tmp / "base", tmp / "commit")
             _copy_tree(path, tmp / "head", only=_tracked_files(path, untracked=True))
-            return _finish(tmp, f"{path} (uncommitted changes against HEAD)")
+            return _finish(tmp, f"{path} (uncommitted changes against HEAD)", source=path)
         _copy_tree(path, tmp / "base", only=_tracked_files(path) if top is not None else None)
         _copy_tree(tmp / "base", tmp / "head")
         if diff_file is not None:
             _apply_patch(tmp / "head", Path(diff_file).resolve())
-        return _finish(tmp, f"{path}" + (f" + {diff_file}" if diff_file else ""))
+        return _finish(tmp, f"{path}" + (f" + {diff_file}" if diff_file else ""), source=path)
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise InputError(f"git failed on {path}: {exc.stderr}") from exc

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
 from showcause.sandbox.policy import Policy
+from showcause.sandbox.projectenv import ProjectEnv
 from showcause.snapshot import Snapshot
 
 __all__ = ["Args", "Tool", "ToolContext", "ToolOutput"]
@@ -33,6 +34,8 @@ class ToolContext:
     # Single reviews want this; benchmark runs (many reviews sharing 2 cores) turn it off.
     eager_base: bool = True
     cache: dict[str, Any] = field(default_factory=dict)
+    # The project's interpreter and installed packages, the same for both trees (`sandbox.projectenv`).
+    env: ProjectEnv = field(default_factory=ProjectEnv)
 
     @property
     def root(self) -> Path:

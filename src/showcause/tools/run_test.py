@@ -9,7 +9,7 @@ from pydantic import Field, field_validator
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.testexec import TestOutcome, discover_tests, run_base_tests, run_tests, split_test_id
+from showcause.tools.testexec import TestOutcome, allowed_tests, run_base_tests, run_tests, split_test_id
 
 __all__ = ["RunTestTool", "allowlist"]
 
@@ -33,8 +33,7 @@ class RunTestArgs(Args):
 def allowlist(ctx: ToolContext) -> list[str]:
     key = f"allowlist:{ctx.side}"
     if key not in ctx.cache:
-        globs = ctx.policy.tests.discover
-        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else discover_tests(ctx.snapshot.head, globs)
+        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else allowed_tests(ctx.snapshot.head, ctx.policy, ctx.env)
     return ctx.cache[key]
 
 
@@ -71,14 +70,14 @@ class RunTestTool:
             targets.append(f"{file}::{name}" if name else file)
         targets = list(dict.fromkeys(targets))
         label = " ".join(targets)
-        head = run_tests(ctx.snapshot.head, targets, ctx.policy)
+        head = run_tests(ctx.snapshot.head, targets, ctx.policy, env=ctx.env)
         if head.problem and not head.outcomes:
             return ToolOutput(text=f"run_test {label}: {head.problem}", ok=False, isolation=head.proc.isolation)
         failing = [o for o in head.outcomes if o.outcome in _BAD]
         # The base run repeats only what failed on head and exists on base.
         base_targets = list(dict.fromkeys(
             o.test for o in failing if (ctx.snapshot.base / split_test_id(o.test)[0]).is_file()))
-        base_run = run_base_tests(ctx.snapshot.base, base_targets, ctx.policy) if base_targets else None
+        base_run = run_base_tests(ctx.snapshot.base, base_targets, ctx.policy, ctx.env) if base_targets else None
         base_outcomes = list(base_run.outcomes) if base_run and base_run.complete else None
         results: list[dict[str, Any]] = []
         lines: list[str] = []

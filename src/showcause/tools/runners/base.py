@@ -1,0 +1,85 @@
+"""What a test runner is, and what a run of one returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar, Protocol, runtime_checkable
+
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.projectenv import ProjectEnv
+from showcause.sandbox.runner import ProcResult
+
+__all__ = ["Command", "Runner", "TestOutcome", "TestRun", "merge_procs"]
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    test: str          # test id: path::name (path alone for a file-level error), relative to the repo root
+    outcome: str       # passed | failed | error | skipped | timeout
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class TestRun:
+    outcomes: tuple[TestOutcome, ...]
+    proc: ProcResult
+    problem: str = ""  # why nothing usable came back (crash, timeout, missing runner)
+
+    @property
+    def complete(self) -> bool:
+        """The run finished, so a test missing from its outcomes really does not exist there."""
+        rc = self.proc.returncode
+        # pytest: 0 ok, 1 failures, 4 id not found, 5 nothing collected; node: 0 or 1.
+        return not self.proc.timed_out and rc is not None and (bool(self.outcomes) or rc in (0, 4, 5))
+
+
+@dataclass(frozen=True)
+class Command:
+    """One sandboxed process of a runner: its argv and extra environment (both may use {root}/{out}), the
+    address-space limit it needs beyond its memory cap (a JIT reserves far more than it uses), and the
+    directory inside the copy it starts in (a monorepo package's own; "" for the root)."""
+
+    argv: list[str]
+    env: dict[str, str]
+    address_mb: int | None = None
+    cwd: str = ""
+
+
+@runtime_checkable
+class Runner(Protocol):
+    name: ClassVar[str]
+    suffixes: ClassVar[tuple[str, ...]]     # the test files it runs
+    per_file: ClassVar[bool]                # one process per test file (else one for every target)
+
+    def claims(self, tree: Path, file: str) -> bool:
+        """Whether this runner is the one the project runs `file` with (its suffix already matched)."""
+        ...
+
+    def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
+        """The test files of `tree` this runner would run (relative paths); `runner_for` decides per file."""
+        ...
+
+    def prepare(self, out: Path) -> None:
+        """Put what the run needs beside its report (a reporter plugin) into the out dir."""
+        ...
+
+    def command(self, targets: list[str], policy: Policy, env: ProjectEnv) -> Command: ...
+
+    def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
+        """The outcomes the run reported, for the targets asked for only (the report is written by the code
+        under test: a row for anything else is forged)."""
+        ...
+
+
+def merge_procs(procs: list[ProcResult]) -> ProcResult:
+    """One process result standing for several sequential runs (a per-file runner)."""
+    if len(procs) == 1:
+        return procs[0]
+    first = procs[0]
+    failed = [p.returncode for p in procs if p.returncode]
+    return ProcResult(argv=first.argv, returncode=None if any(p.timed_out for p in procs) else (failed[0] if failed
+                      else 0), stdout="".join(p.stdout for p in procs)[-100_000:],
+                      stderr="".join(p.stderr for p in procs)[-100_000:], timed_out=any(p.timed_out for p in procs),
+                      truncated=any(p.truncated for p in procs), isolation=first.isolation,
+                      seconds=sum(p.seconds for p in procs), root=first.root, out=first.out)
