@@ -186,6 +186,23 @@ def _read_task(path: Path) -> str:
         raise InputError(f"cannot read --task-file {path}: {exc}") from None
 
 
+@cases_app.command("prepare")
+def cases_prepare(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
+) -> None:
+    """Download the releases and build the environments real-world cases need, once, into the cache
+    (reviews never download). One line per case; exit 2 when something cannot be had."""
+    from showcause.bench.cases import find_cases
+
+    try:
+        paths = find_cases(cases_dir)
+        for path in paths:
+            held = service.prepare_case(path)
+            typer.echo(f"ok   {path.name:<40} {'; '.join(held) or 'holds its own trees'}")
+    except ShowcauseError as exc:
+        _fail(exc.message, exit_status(exc))
+
+
 @cases_app.command("verify")
 def cases_verify(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],

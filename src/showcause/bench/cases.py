@@ -25,9 +25,29 @@ class _Strict(BaseModel):
 
 
 class Source(_Strict):
-    kind: Literal["synthetic", "real_code", "real_commit"]
+    """Where the case comes from. A `real_release` case holds no trees: base is the published release
+    `base` of `package` on `registry`, head is base with `head_paths` from release `head` (`snapshot.release`)."""
+
+    kind: Literal["synthetic", "real_code", "real_commit", "real_release"]
     url: str = ""
     note: str = ""
+    registry: Literal["pypi", "npm"] | None = None
+    package: str = ""
+    base: str = ""
+    head: str = ""
+    head_paths: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _release(self) -> Source:
+        if (self.kind == "real_release") != bool(self.registry and self.package and self.base and self.head):
+            raise ValueError("a real_release source names registry, package, base and head (and only it does)")
+        return self
+
+
+class Env(_Strict):
+    pip: list[str] = Field(default_factory=list)
+    npm: list[str] = Field(default_factory=list)
+    pythonpath: list[str] = Field(default_factory=list)
 
 
 class TaskInput(_Strict):
@@ -43,6 +63,7 @@ class TaskInput(_Strict):
 class Checks(_Strict):
     tests: list[str] = Field(default_factory=list)
     typecheck: Literal["pyright", "tsc", "none"]
+    env: Env | None = None    # what the tests need installed, prepared once outside the sandbox
 
 
 class Truth(_Strict):
@@ -101,7 +122,7 @@ def load_case(path: Path) -> Case:
         raise InputError(f"{path.name}/case.json: {where}: {first['msg']}") from exc
     if doc.id != path.name:
         raise InputError(f"{path.name}/case.json: id {doc.id!r} does not match the folder name")
-    for part in ("base", "patch.diff"):
+    for part in () if doc.source.kind == "real_release" else ("base", "patch.diff"):
         if not (path / part).exists():
             raise InputError(f"{path.name}: missing {part}")
     return Case(path, doc)

@@ -10,7 +10,9 @@ from showcause.bench.cases import Case, load_case
 from showcause.core.errors import ShowcauseError
 from showcause.evidence.ledger import Ledger
 from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.prepare import prepare_case
 from showcause.service.review import run_review
+from showcause.tools.base import ToolContext
 from showcause.tools.run_test import allowlist
 from showcause.tools.testexec import run_tests, split_test_id
 
@@ -33,14 +35,14 @@ def _outcome(outcomes: list[tuple[str, str]], test: str) -> str | None:
     return next((o for t, o in outcomes if t == test), None)
 
 
-def _check_tests(case: Case, snap_head: Path, snap_base: Path, ctx_policy: object) -> list[str]:
+def _check_tests(case: Case, snap_head: Path, snap_base: Path, ctx: ToolContext) -> list[str]:
     problems = []
     for ev in case.doc.truth.evidence:
         if "::" not in ev:
             continue
         split_test_id(ev)
-        head = run_tests(snap_head, ev, ctx_policy)  # type: ignore[arg-type]
-        base = run_tests(snap_base, ev, ctx_policy)  # type: ignore[arg-type]
+        head = run_tests(snap_head, ev, ctx.policy, env=ctx.env)
+        base = run_tests(snap_base, ev, ctx.policy, env=ctx.env)
         h = _outcome([(o.test, o.outcome) for o in head.outcomes], ev)
         b = _outcome([(o.test, o.outcome) for o in base.outcomes], ev)
         if h not in _BAD:
@@ -67,6 +69,7 @@ def verify_case(path: Path) -> Verdict:
     name = path.name
     try:
         case = load_case(path)
+        prepare_case(path)   # a real-world case's releases and environment, fetched once into the cache
         with open_snapshot(case=Path(path)) as snap:
             ctx = tool_context(snap)
             problems: list[str] = []
@@ -75,7 +78,7 @@ def verify_case(path: Path) -> Verdict:
                     problems.append(f"checks.tests names {t}, absent on head")
             kind = case.doc.truth.kind
             if kind == "test":
-                problems += _check_tests(case, snap.head, snap.base, ctx.policy)
+                problems += _check_tests(case, snap.head, snap.base, ctx)
             ledger = Ledger(ctx)
             if kind == "typecheck":
                 call = ledger.call("typecheck", {})

@@ -23,4 +23,6 @@ class ProjectEnv:
     # Read-only binds (``op="ro"``) or links, applied after the workspace: a destination under ``{root}``
     # lands inside the copy being run (a project's node_modules), any other one at that absolute path.
     mounts: tuple[Mount, ...] = field(default_factory=tuple)
+    # Directories of the tree (relative) on the tests' import path, as a case's `checks.env.pythonpath` says.
+    pythonpath: tuple[str, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = field(default_factory=tuple)

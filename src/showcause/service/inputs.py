@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from showcause.core.errors import InputError
+from showcause.sandbox.envcache import case_env
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
@@ -57,5 +58,8 @@ def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "he
                              config)
     policy = with_isolation(policy, isolation)
     case = snapshot.case
-    return ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
-                       typecheck=case.typecheck if case else "auto")
+    ctx = ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
+                      typecheck=case.typecheck if case else "auto")
+    if case is not None and case.env:
+        ctx.env = case_env(case.env.pip, case.env.npm, case.env.pythonpath)
+    return ctx

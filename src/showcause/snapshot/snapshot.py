@@ -17,9 +17,10 @@ from types import TracebackType
 from showcause.core.errors import InputError, ToolArgumentError
 from showcause.sandbox.lifecycle import forget_dir, track_dir
 from showcause.sandbox.paths import normalize_relpath as _normalize
-from showcause.snapshot.case import CaseInput, load_case_input
+from showcause.snapshot.case import CaseInput, Release, load_case_input
 from showcause.snapshot.diff import Diff, diff_trees
 from showcause.snapshot.gitcmd import git, git_bytes
+from showcause.snapshot.release import release_tree
 
 __all__ = ["Snapshot", "from_case", "from_dir", "from_git"]
 
@@ -158,14 +159,53 @@ def _apply_patch(tree: Path, patch: Path) -> None:
             raise InputError(f"patch {patch} does not apply: {'; '.join(detail[:4]) or 'git apply failed'}")
 
 
+def _release_trees(release: Release, tmp: Path) -> None:
+    """base = the base release; head = base with `head_paths` as the head release has them (absent there:
+    removed), or the whole head release."""
+    base = release_tree(release.registry, release.package, release.base)
+    head = release_tree(release.registry, release.package, release.head)
+    _copy_tree(base, tmp / "base")
+    if not release.head_paths:
+        _copy_tree(head, tmp / "head")
+        return
+    _copy_tree(tmp / "base", tmp / "head")
+    for raw in release.head_paths:
+        try:
+            rel = _normalize(raw)
+        except ToolArgumentError as exc:
+            raise InputError(f"unsafe head path {raw!r}: {exc}") from exc
+        if _unsafe_parent(tmp / "head", rel) or _unsafe_parent(head, rel):
+            raise InputError(f"unsafe head path {raw!r}")
+        target, source = tmp / "head" / rel, head / rel
+        if target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+        elif os.path.lexists(target):
+            target.unlink()
+        if source.is_dir() and not source.is_symlink():
+            _copy_tree(source, target)
+        elif source.is_file() and not source.is_symlink():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
 def from_case(case_dir: Path) -> Snapshot:
-    """base = CASE/base, head = base + CASE/patch.diff. case.json's ground truth is not read."""
+    """base = CASE/base, head = base + CASE/patch.diff; or, for a real-world case, both trees from
+    published releases (`Release`, prepared in the cache). case.json's ground truth is not read."""
     case_dir = Path(case_dir)
+    case = load_case_input(case_dir) if (case_dir / "case.json").is_file() else None
+    if case is not None and case.release is not None:   # a real-world case: no base/ or patch.diff
+        tmp = _new_tmp()
+        try:
+            _release_trees(case.release, tmp)
+            return _finish(tmp, f"case {case.id}", case)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
     if not (case_dir / "base").is_dir():
         raise InputError(f"{case_dir}: not a repo case (no base/ directory)")
     if not (case_dir / "patch.diff").is_file():
         raise InputError(f"{case_dir}: not a repo case (no patch.diff)")
-    case = load_case_input(case_dir)
+    case = case or load_case_input(case_dir)
     tmp = _new_tmp()
     try:
         _copy_tree(case_dir / "base", tmp / "base")

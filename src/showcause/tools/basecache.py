@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from showcause.core import jsonsafe
+from showcause.core.cachedir import cache_root
 from showcause.core.errors import SandboxUnavailable
 from showcause.core.version import __version__
 from showcause.sandbox.levels import SAFE_LEVELS
@@ -35,9 +36,7 @@ _TREE_HASHES: dict[tuple[str, int], str] = {}
 def _cache_dir() -> Path | None:
     if os.environ.get("SHOWCAUSE_NO_CACHE"):
         return None
-    root = os.environ.get("SHOWCAUSE_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "showcause")
-    return Path(root) / "base"
+    return cache_root() / "base"
 
 
 def _safe_level(policy: Policy) -> str | None:

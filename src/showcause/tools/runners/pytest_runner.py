@@ -58,7 +58,8 @@ class PytestRunner:
                 "-o", "console_output_style=classic", "--", *targets]
         # Only the plugins named here load: the harness's own environment must not shape the project's tests
         # (and skipping entry-point discovery halves pytest's start-up).
-        return Command(argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": "{out}",
+        path = ":".join(["{out}", *(f"{{root}}/{p}" for p in env.pythonpath)])
+        return Command(argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": path,
                               "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
