@@ -33,7 +33,7 @@ from showcause.judges.registry import judge_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
-from showcause.service import with_isolation
+from showcause.service import prepare_case, with_isolation
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
@@ -205,6 +205,8 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     if not paths:
         raise InputError(f"{cfg.cases_dir}: no cases")
     cases = [load_case(p) for p in paths]
+    for p in paths:   # real-world cases' releases and environments, once, before any review (which never downloads)
+        prepare_case(p)
     models = tuple(urls) if urls else ()
     identity = run_identity(case_set=case_set_hash(paths), modes=list(cfg.modes), models=list(models),
                             runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)
