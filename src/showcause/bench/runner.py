@@ -194,6 +194,17 @@ class _Pool:
                 raise
 
 
+def _prepared(paths: list[Path], where: Path) -> list[Case]:
+    """The cases, each with what it needs fetched once (a real-world case's releases and environment),
+    before any review: reviews never download."""
+    if not paths:
+        raise InputError(f"{where}: no cases")
+    cases = [load_case(p) for p in paths]
+    for p in paths:
+        prepare_case(p)
+    return cases
+
+
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     urls = _check(cfg)
     if cfg.config is not None and not cfg.config.is_file():
@@ -202,11 +213,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     limits = with_isolation(limits, cfg.isolation)
     isolation = available_isolation(limits)   # no sandbox that hides the host: exit 3 before anything is written
     paths = find_cases(cfg.cases_dir)
-    if not paths:
-        raise InputError(f"{cfg.cases_dir}: no cases")
-    cases = [load_case(p) for p in paths]
-    for p in paths:   # real-world cases' releases and environments, once, before any review (which never downloads)
-        prepare_case(p)
+    cases = _prepared(paths, cfg.cases_dir)
     models = tuple(urls) if urls else ()
     identity = run_identity(case_set=case_set_hash(paths), modes=list(cfg.modes), models=list(models),
                             runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)

@@ -1,0 +1,91 @@
+"""Mechanical review time on the real-world cases against what the project's CI already pays, in one run.
+
+    .venv/bin/python benchmarks/bench_realworld.py [--cases real_cases] [--repeat N] [--only ID ...]
+
+Baseline: the project's own full test run on head (every test file its runner would collect, in one
+process, in the case's environment) plus one type check of head where the case has a checker — run in
+the sandbox too, since third-party code never runs on the host. Cold: `review --mode mechanical` with the
+base cache off (`SHOWCAUSE_NO_CACHE=1`); warm: the same review again once its base results are cached.
+Reruns (`test_reruns`) happen only when a head failure is suspected, so their cost is in the defect rows.
+Goals (the issue): cold <= 1.0x the baseline, warm <= 0.5x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _baseline(case_path: Path) -> float:
+    from showcause.service.inputs import open_snapshot, tool_context
+    from showcause.tools.diagnostics import choose_checkers, run_checker
+    from showcause.tools.runners.registry import runner_for
+    from showcause.tools.testexec import allowed_tests, run_tests
+
+    with open_snapshot(case=case_path) as snap:
+        ctx = tool_context(snap)
+        found = allowed_tests(snap.head, ctx.policy, ctx.env)
+        by_runner: dict[str, list[str]] = {}
+        for test in found:
+            runner = runner_for(snap.head, test)
+            if runner is not None:
+                by_runner.setdefault(runner.name, []).append(test)
+        start = time.perf_counter()
+        for tests in by_runner.values():
+            run_tests(snap.head, tests, ctx.policy, env=ctx.env, timeout_s=600)
+        for checker in choose_checkers(snap.head, ctx.typecheck):
+            run_checker(snap.head, checker, ctx.policy)
+        return time.perf_counter() - start
+
+
+def _review(case_path: Path, cold: bool) -> float:
+    from showcause.service import ChangeSource, ReviewOptions, review_change
+
+    if cold:
+        os.environ["SHOWCAUSE_NO_CACHE"] = "1"
+    try:
+        start = time.perf_counter()
+        review_change(ChangeSource(case=case_path), ReviewOptions(mode="mechanical"))
+        return time.perf_counter() - start
+    finally:
+        os.environ.pop("SHOWCAUSE_NO_CACHE", None)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cases", type=Path, default=ROOT / "real_cases")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--only", nargs="*", default=[])
+    opts = ap.parse_args()
+
+    from showcause.bench.cases import find_cases, load_case
+    from showcause.service import prepare_case
+
+    cases = [load_case(p) for p in find_cases(opts.cases)]
+    cases = [c for c in cases if not opts.only or c.id in opts.only]
+    for case in cases:
+        prepare_case(case.path)
+    print(f"{len(cases)} cases, median of {opts.repeat}; seconds")
+    print(f"{'case':<44} {'base':>6} {'cold':>6} {'warm':>6} {'cold/base':>9} {'warm/base':>9}")
+    cold_ratios, warm_ratios = [], []
+    for case in cases:
+        bases = [_baseline(case.path) for _ in range(opts.repeat)]
+        colds = [_review(case.path, cold=True) for _ in range(opts.repeat)]
+        _review(case.path, cold=False)   # fills the base cache
+        warms = [_review(case.path, cold=False) for _ in range(opts.repeat)]
+        b, c, w = (statistics.median(x) for x in (bases, colds, warms))
+        cold_ratios.append(c / b)
+        warm_ratios.append(w / b)
+        print(f"{case.id:<44} {b:6.2f} {c:6.2f} {w:6.2f} {c / b:9.2f} {w / b:9.2f}")
+    if cases:
+        print(f"median cold/base {statistics.median(cold_ratios):.2f}, worst {max(cold_ratios):.2f} (goal <= 1.0); "
+              f"median warm/base {statistics.median(warm_ratios):.2f}, worst {max(warm_ratios):.2f} (goal <= 0.5)")
+
+
+if __name__ == "__main__":
+    main()
