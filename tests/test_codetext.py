@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from showcause.analysis import codetext
-from showcause.analysis.codetext import code_text
+from showcause.analysis import codetext, configtext
+from showcause.analysis.codetext import code_text, config_keys
 
 PY = b'''"""Module doc naming old_name."""
 import os  # uses old_name in a comment
@@ -109,8 +109,8 @@ class _CountingPattern:
         self.scanned += (m.end() if m else len(data)) - pos
         return m
 
-    def match(self, data: bytes, pos: int) -> re.Match[bytes] | None:
-        m = self.pattern.match(data, pos)
+    def match(self, data: bytes, pos: int, endpos: int | None = None) -> re.Match[bytes] | None:
+        m = self.pattern.match(data, pos, len(data) if endpos is None else endpos)
         self.scanned += (m.end() if m else 0) - pos + 1
         return m
 
@@ -130,3 +130,41 @@ def test_scanners_look_at_each_byte_a_bounded_number_of_times(
     data = _CountingBytes(b"old_name\n" + opener * (200_000 // len(opener)) + b"\nold_name\n")
     codetext.code_text(path, data)
     assert counting.scanned > 0 and counting.scanned + _CountingBytes.scanned <= 3 * len(data)
+
+
+@pytest.mark.parametrize("opener", [b"'", b'"', b'"\\', b'"\\"', b"'\"", b"a 'b' ", b'k = "v", '])
+def test_the_config_quote_scanner_looks_at_each_byte_a_bounded_number_of_times(
+        monkeypatch: pytest.MonkeyPatch, opener: bytes) -> None:
+    """Quotes of both kinds, repeated on one line and never closed, cost the TOML/YAML/INI string scanner a
+    few passes over the line (a search for the next quote from every quote would count len²)."""
+    counting = _CountingPattern(configtext._DOUBLE_BODY)
+    monkeypatch.setattr(configtext, "_DOUBLE_BODY", counting)
+    _CountingBytes.scanned = 0
+    data = _CountingBytes(b"k = 1\n" + opener * (200_000 // len(opener)) + b"\nold_name\n")
+    spans = list(configtext.quoted_spans(data))
+    assert all(data[s:s + 1] == data[e - 1:e] and b"\n" not in data[s:e] for s, e in spans)
+    assert counting.scanned + _CountingBytes.scanned <= 3 * len(data)
+
+
+def test_config_values_that_are_prose_are_blanked_and_keys_and_whole_values_kept() -> None:
+    toml = (b'# a comment: old_name\n[old_name.table]\nold_name = 1\nnote = "uses old_name here"\n'
+            b'handler = "pkg.jobs:old_name"\nlist = ["old_name", "two words"]\ninline = { old_name = "a b" }\n')
+    text = code_text("conf/app.toml", toml)
+    assert text is not None
+    assert text.split("\n") == [
+        " " * 21,
+        "[old_name.table]",
+        "old_name = 1",
+        "note = " + " " * 20,
+        'handler = "pkg.jobs:old_name"',
+        'list = ["old_name",            ]',
+        "inline = { old_name =       }",
+        "",
+    ]
+    assert config_keys("conf/app.toml", text) == {2: {"old_name", "table"}, 3: {"old_name"}, 4: {"note"},
+                                                  5: {"handler"}, 6: {"list"}, 7: {"inline", "old_name"}}
+    yaml = b"jobs:\n  - handler: old_name\n    help: runs old_name nightly\ntext: |\n  old_name is gone\n"
+    text = code_text("conf/app.yaml", yaml)
+    assert text == "jobs:\n  - handler: old_name\n    help:" + " " * 22 + "\ntext: |\n" + " " * 18 + "\n"
+    assert config_keys("conf/app.yaml", text) == {1: {"jobs"}, 2: {"handler"}, 3: {"help"}, 4: {"text"}}
+    assert config_keys("conf/app.json", '{"old_name": "x", "k": ["old_name"]}') == {1: {"old_name", "k"}}

@@ -16,10 +16,11 @@ from functools import cache, lru_cache
 
 from tree_sitter import Node, Query
 
+from showcause.analysis.configtext import DATA_CONFIG, blank_config_prose, config_line_keys
 from showcause.core.analysis_budget import AnalysisBudget, parse_seconds
 from showcause.symbols.languages import ParseTimeout, captures, get_language, language_for, parse_within
 
-__all__ = ["code_text", "file_class", "is_prose", "name_pattern"]
+__all__ = ["code_text", "config_keys", "file_class", "is_data_config", "is_prose", "name_pattern"]
 
 _CONFIG_HASH = {".toml", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".env", ".properties", ".sh", ".bash"}
 _CONFIG_PLAIN = {".json"}
@@ -41,6 +42,16 @@ def file_class(path: str) -> str:
     if ext in _CONFIG_HASH | _CONFIG_PLAIN | _CONFIG_SQL | _CONFIG_MARKUP or name in (".env", "dockerfile", "makefile"):
         return "config"
     return "other"
+
+
+def _ext(path: str) -> str:
+    name = path.rsplit("/", 1)[-1].lower()
+    return name[name.rfind("."):] if "." in name else name
+
+
+def is_data_config(path: str) -> bool:
+    """A config file made of keys and values (JSON, TOML, YAML, INI, .env, .properties), not a script."""
+    return file_class(path) == "config" and _ext(path) in DATA_CONFIG
 
 
 # Every byte but \r and \n becomes a space: one C-level pass (a per-byte regex took 0.5 s for 5 MB).
@@ -77,9 +88,30 @@ def _blank_query(language: str) -> Query:
     return Query(lang, source)
 
 
-def _blanked_nodes(language: str, root: Node) -> Iterator[Node]:
+# Calls that look a name up by a string: `getattr(x, "name")`, `import_module("pkg.name")`, `cfg.get("name")`.
+_NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "attrgetter", "import_module", "__import__",
+                           "require", "get", "pop", "setdefault", "getenv"})
+
+
+def _names_by_string(node: Node) -> bool:
+    """Whether a string literal is how the code names something: a subscript (`cfg["name"]`) or an argument
+    of a lookup by name."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in ("subscript", "subscript_expression"):
+        return node not in (parent.child_by_field_name("value"), parent.child_by_field_name("object"))
+    call = parent.parent if parent.type in ("argument_list", "arguments") else None
+    fn = call.child_by_field_name("function") if call is not None else None
+    if fn is not None and fn.type in ("attribute", "member_expression"):
+        fn = fn.child_by_field_name("attribute") or fn.child_by_field_name("property")
+    return fn is not None and (fn.text or b"").decode("utf-8", "replace") in _NAME_READERS
+
+
+def _blanked_nodes(language: str, root: Node, strict: bool) -> Iterator[Node]:
     """Comments; Python string statements (docstrings and bare strings used as comments); and the content
-    pieces of prose string literals (their interpolations are code and stay)."""
+    pieces of prose string literals (their interpolations are code and stay). `strict`: the content of
+    every string literal but SQL and the ones that name something (`_names_by_string`)."""
     caps = captures(_blank_query(language), root)
     yield from caps.get("comment", [])
     for n in caps.get("statement", []):
@@ -87,7 +119,8 @@ def _blanked_nodes(language: str, root: Node) -> Iterator[Node]:
             yield n
     for n in caps.get("string", []):
         parts = [c for c in n.children if c.type in _CONTENT_NODES]
-        if is_prose("".join((c.text or b"").decode("utf-8", "replace") for c in parts)):
+        text = "".join((c.text or b"").decode("utf-8", "replace") for c in parts)
+        if is_prose(text) or (strict and not _SQL_START.match(text) and not _names_by_string(n)):
             yield from parts
 
 
@@ -146,9 +179,10 @@ def _blank_spans(data: bytes, spans: Iterator[tuple[int, int]]) -> bytes:
 
 def _code_text(path_kind: str, data: bytes, seconds: float | None) -> str:
     lang, _, ext = path_kind.partition("|")
+    ext, _, strict = ext.partition("|")
     if lang:
         buf = bytearray(data)
-        for n in _blanked_nodes(lang, parse_within(lang, data, seconds).root_node):
+        for n in _blanked_nodes(lang, parse_within(lang, data, seconds).root_node, bool(strict)):
             _blank(buf, n.start_byte, n.end_byte)
         out = bytes(buf)
     elif ext in _CONFIG_SQL:
@@ -159,6 +193,8 @@ def _code_text(path_kind: str, data: bytes, seconds: float | None) -> str:
         out = _blank_json_prose(data)
     else:
         out = _blank_spans(data, (m.span() for m in _HASH_COMMENT.finditer(data)))
+        if ext in DATA_CONFIG:
+            out = blank_config_prose(out, ext)
     return out.decode("utf-8", "replace")
 
 
@@ -194,15 +230,17 @@ class _TextCache:
 _texts = _TextCache(64_000_000)
 
 
-def code_text(path: str, data: bytes, budget: AnalysisBudget | None = None) -> str | None:
-    """The file's text with comments/docstrings blanked; None for prose and unknown kinds, and for code
-    whose parse gave up (then recorded in `budget`: see showcause.core.analysis_budget)."""
+def code_text(path: str, data: bytes, budget: AnalysisBudget | None = None, *, strict: bool = False) -> str | None:
+    """The file's text with comments/docstrings blanked (and prose values, in a config file of keys and
+    values); None for prose and unknown kinds, and for code whose parse gave up (then recorded in `budget`:
+    see showcause.core.analysis_budget). `strict`: in code, string literals are blanked too, but for SQL and
+    the strings that name something (`cfg["name"]`, `getattr(x, "name")`): what is left is identifiers."""
     kind = file_class(path)
     if kind not in ("code", "config") or b"\x00" in data[:8192]:
         return None
-    name = path.rsplit("/", 1)[-1].lower()
-    ext = name[name.rfind("."):] if "." in name else name
-    key = (hashlib.blake2b(data, digest_size=16).hexdigest(), f"{language_for(path) or ''}|{ext}")
+    lang = language_for(path) or ""
+    kind_key = f"{lang}|{_ext(path)}{'|strict' if strict and lang else ''}"
+    key = (hashlib.blake2b(data, digest_size=16).hexdigest(), kind_key)
     found = _texts.get(key)
     if found is None:
         seconds = budget.parse_limit(len(data)) if budget is not None else None
@@ -218,6 +256,26 @@ def code_text(path: str, data: bytes, budget: AnalysisBudget | None = None) -> s
             budget.gave_up(path)
         return None
     return found
+
+
+def config_keys(path: str, text: str) -> dict[int, set[str]]:
+    """The words of the keys on each line (1-based) of a config file of keys and values, from its code text."""
+    ext = _ext(path)
+    if not is_data_config(path):
+        return {}
+    if ext not in _CONFIG_PLAIN:
+        return config_line_keys(text, ext)
+    out: dict[int, set[str]] = {}
+    data = text.encode()
+    line, counted = 1, 0
+    for start, end in _json_strings(data):
+        if data[end:end + 64].lstrip(b" \t\r\n")[:1] == b":":
+            line, counted = line + data.count(b"\n", counted, start), start
+            out.setdefault(line, set()).update(_KEY_WORD.findall(data[start + 1:end - 1].decode("utf-8", "replace")))
+    return out
+
+
+_KEY_WORD = re.compile(r"[A-Za-z0-9_$]+")
 
 
 @lru_cache(maxsize=8192)
