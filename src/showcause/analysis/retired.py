@@ -1,10 +1,26 @@
 """Names a change retired, and where head still uses them (the `dangling_reference` artifact).
 
-A name is retired when it occurs in the change's removed lines, occurs fewer times in code and config
-on head than on base, has no definition in code on head, and its defining side is gone: it had a
-definition in code on base, or a config file line holding it was removed, or no code on head mentions
-it any more. The last three keep a key or call that the change merely stopped using in one place (it
-is still defined or read elsewhere) from counting as retired.
+Only a name other code can reach can be retired: a definition visible beyond one function (a module-level
+function, class, constant or assignment; a method or attribute of a class), an export (JavaScript `export`,
+`exports.x`, `module.exports`, Python `__all__`), a key of a config file that code on base read (a key of
+a JSON/TOML/YAML/INI/.env file that some base code file reads by name: `cfg["key"]`, `cfg.get("key")`,
+`options.key`), or a column a migration renames or drops. A local variable or a parameter is never
+retired, nor a name that only a removed import bound.
+
+Such a name is retired when it occurs in the change's removed lines, occurs fewer times in code and config
+on head than on base, has no such definition on head (an `__all__` entry or a `module.exports = {…}` key
+defines nothing: on head it is a use), and its defining side is gone: its definition or export was
+removed, or a config line holding it as a key was removed, or no code on head reads the key any more. The
+last two keep a key that the change merely stopped reading in one place (it is still read elsewhere) from
+counting as retired.
+
+A use, counted on both trees and reported on head, is a real reference in its file's language: in code, an
+occurrence outside comments, docstrings and prose strings; in a config file of keys and values, a key or a
+whole value (`handler = "rotate_logs"`), never a word among others in a value; never anything in test data
+(`tests/fixtures/`, `testdata/`, the config-format files of test directories). A common word (`line`,
+`data`, `value`) counts only in code, as an identifier, a string that names something (`cfg["line"]`,
+`getattr(x, "line")`) or SQL, and in SQL files; a name retired only as a method or an attribute counts
+only where it is reached as one (`obj.name`, a string such as `getattr(obj, "name")`).
 """
 
 from __future__ import annotations
@@ -13,11 +29,13 @@ import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from tree_sitter import Tree
 
-from showcause.analysis.codetext import code_text, file_class, name_pattern
+from showcause.analysis.codetext import code_text, config_keys, file_class, is_data_config, name_pattern
+from showcause.analysis.reach import exported_names, is_common_word, is_test_data
 from showcause.analysis.scope import local_lines, parse_for_scope
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
@@ -48,19 +66,39 @@ _COMMON = frozenset({
 })
 
 
+_MEMBER_ONLY = frozenset({"method", "property"})
+
+
 @dataclass(frozen=True)
 class RetiredName:
     name: str
     base_count: int
     head_count: int
     why: str            # which defining side is gone
+    member: bool = False  # retired as a method or attribute only: a use reaches it as one
+
+
+@lru_cache(maxsize=1024)
+def _member_pattern(name: str) -> re.Pattern[str]:
+    """A use of an attribute: `.name`, `?.name`, or a string naming it (`getattr(x, "name")`, `"Cls.name"`)."""
+    return re.compile(rf"(?:\.\s*|['\"]){re.escape(name)}(?![A-Za-z0-9_$])")
 
 
 @dataclass
 class _Counts:
-    total: Counter[str]                  # occurrences per name in code and config
+    total: Counter[str]                  # real references per name in code and config
     in_code: Counter[str]                # in code only
     left_out: list[str]                  # files holding some name that the caps or the budget left out
+    keys: set[str] = field(default_factory=set)       # keys of a config file of keys and values
+    exported: set[str] = field(default_factory=set)   # assigned as exports: `exports.x = …`
+    listed: set[str] = field(default_factory=set)     # listed as exports: `__all__`, `module.exports = {…}`
+    read: set[str] = field(default_factory=set)       # named by code as an attribute or in a string
+
+
+def _counted(rel: str, word: str) -> bool:
+    """Whether an occurrence of `word` in the (code or strict) text of `rel` can be a reference: a common
+    word only in code (its strict text) or SQL."""
+    return not is_common_word(word) or file_class(rel) == "code" or rel.lower().endswith(".sql")
 
 
 @dataclass
@@ -77,11 +115,13 @@ class Retirement:
     budget: AnalysisBudget = field(default_factory=AnalysisBudget)
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_lines: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
+    _head_strict: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
+    _base_keys: dict[str, dict[int, set[str]]] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
     _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
 
-    def _text(self, root: Path, rel: str) -> tuple[str | None, bool]:
-        """(code text or None, whether a cap or the budget left the file out)."""
+    def _text(self, root: Path, rel: str, strict: bool = False) -> tuple[str | None, bool]:
+        """(code text or None, whether a cap or the budget left the file out); `strict`: see `code_text`."""
         path = root / rel
         try:
             if path.is_symlink() or not path.is_file() or file_class(rel) not in ("code", "config"):
@@ -91,7 +131,7 @@ class Retirement:
             data = path.read_bytes()
         except OSError:
             return None, False
-        text = code_text(rel, data, self.budget)
+        text = code_text(rel, data, self.budget, strict=strict)
         # No text for a code file that is not binary: its parse gave up (and the budget says so).
         return text, text is None and language_for(rel) is not None and b"\x00" not in data[:8192]
 
@@ -116,6 +156,8 @@ class Retirement:
         wanted = set(names)
         unindexed = index.unindexed
         for rel in rg_files_with_words(root, names, timeout=self.timeout):
+            if is_test_data(rel):   # a test's input: no use of anything, nor a key the code reads
+                continue
             if rel in unindexed:   # its definitions are unknown
                 self.budget.skip(rel, unindexed[rel])
                 counts.left_out.append(rel)
@@ -126,12 +168,28 @@ class Retirement:
                 continue
             # Whole-word occurrences of a name are the maximal word runs equal to it (what `name_pattern`
             # matches): one pass over the text, and over its distinct words, instead of one per name.
+            found = {w: n for w, n in Counter(_WORD.findall(text)).items() if w in wanted}
             is_code = file_class(rel) == "code"
-            for word, n in Counter(_WORD.findall(text)).items():
-                if word in wanted:
+            if is_code and any(is_common_word(w) for w in found):
+                strict, cut = self._text(root, rel, strict=True)
+                if strict is None and cut:   # its identifiers are unknown
+                    counts.left_out.append(rel)
+                idents = Counter(_WORD.findall(strict or ""))
+                found.update({w: idents[w] for w in found if is_common_word(w)})
+            for word, n in found.items():
+                if _counted(rel, word):
                     counts.total[word] += n
                     if is_code:
                         counts.in_code[word] += n
+            if is_data_config(rel):
+                counts.keys.update(w for keys in config_keys(rel, text).values() for w in keys if w in found)
+            elif is_code:
+                assigned, listed = exported_names(rel, text)
+                counts.exported.update(assigned & wanted)
+                counts.listed.update(listed & wanted)
+                # How code reads a key: `cfg["name"]`, `cfg.get('name')`, `options.name`; a parameter or a
+                # local variable of the same name reads no config file.
+                counts.read.update(w for w in found if _member_pattern(w).search(text))
         return counts
 
     @property
@@ -175,30 +233,57 @@ class Retirement:
         for i, name in enumerate(names):
             if budget.out_of_time(f"the retired-name check of {len(names) - i} candidate name(s)"):
                 break
-            if self._module_level(snap.head, head_index.lookup(name, "definition"), name):
+            if name in head.exported or self._reach(snap.head, head_index.lookup(name, "definition"), name, True):
                 continue
+            kinds: set[str] = set()
             if name in migrated:
                 why = "a migration of the change renames or drops it"
             elif head.total[name] >= base.total[name]:
                 continue
-            elif self._module_level(snap.base, base_index.lookup(name, "definition"), name):
+            elif kinds := self._reach(snap.base, base_index.lookup(name, "definition"), name, False):
                 why = "its definition was removed"
-            elif any(file_class(rel) == "config" for rel, _ in candidates[name]):
+            elif name in base.exported or name in base.listed:
+                why = "its export was removed"
+            elif any(self._removed_key(rel, line, name, base) for rel, line in candidates[name]):
                 why = "a config line holding it was removed"
-            elif head.in_code[name] == 0:
+            elif name in base.read and name in base.keys and head.in_code[name] == 0:
                 why = "no code on head reads it any more"
             else:
                 continue
-            out[name] = RetiredName(name, base.total[name], head.total[name], why)
+            member = bool(kinds) and kinds <= _MEMBER_ONLY and name not in base.keys
+            out[name] = RetiredName(name, base.total[name], head.total[name], why, member)
         held = rg_words_in(snap.head, sorted(out), head.left_out, timeout=self.timeout) if out else set()
         return {name: r for name, r in out.items() if name not in held}
 
-    def _module_level(self, root: Path, hits: list[SymbolHit], name: str) -> bool:
-        """Whether any definition is visible beyond one function (locals never retire a name)."""
-        lines: dict[str, set[int]] = {}
+    def _removed_key(self, rel: str, line: int, name: str, base: _Counts) -> bool:
+        """Whether a removed base line of a config file held `name` as a key that code on base read: a key of
+        a file of keys and values (`max_age = 5`, not `note = "max_age"`) that code reads by name, or any
+        word of a line of SQL, markup or a script that code names."""
+        if file_class(rel) != "config" or is_test_data(rel):
+            return False
+        if not is_data_config(rel):
+            return base.in_code[name] > 0
+        if name not in base.read:
+            return False
+        if rel not in self._base_keys:
+            text, _ = self._text(self.snapshot.base, rel)
+            self._base_keys[rel] = config_keys(rel, text) if text is not None else {}
+        return name in self._base_keys[rel].get(line, set())
+
+    def _reach(self, root: Path, hits: list[SymbolHit], name: str, imports: bool) -> set[str]:
+        """The kinds of the definitions of `name` that other code can reach: an attribute (`self.x = …`) or
+        an export wherever it is, anything else outside a function. Never a parameter, nor an import unless
+        `imports` (on head, where a module-level import still binds the name)."""
+        found: set[str] = set()
+        lines: dict[str, dict[int, set[str]]] = {}
         for h in hits:
-            lines.setdefault(h.file, set()).add(h.line)
-        for file, wanted in lines.items():
+            if h.detail == "parameter" or (h.detail == "import" and not imports):
+                continue
+            if h.detail in ("property", "export"):
+                found.add(h.detail)
+            else:
+                lines.setdefault(h.file, {}).setdefault(h.line, set()).add(h.detail)
+        for file, by_line in lines.items():
             key = (root, file)
             if key not in self._trees:
                 try:
@@ -207,34 +292,46 @@ class Retirement:
                     continue
                 self._trees[key] = parse_for_scope(file, data, self.budget)
             tree = self._trees[key]
-            if tree is None or not wanted <= local_lines(tree, name, wanted):
-                return True
-        return False
+            local = local_lines(tree, name, by_line) if tree is not None else set()
+            found.update(d for line, details in by_line.items() if line not in local for d in details)
+        return found
 
     def uses(self, file: str, line: int | None) -> list[RetiredName]:
         """Retired names used at a head location outside the change's added lines, in code or config.
 
         Migrations are history: the one that created a column still names it after a later migration
-        renames it, and it must not be edited, so an unchanged migration file is never a use. A location
-        reached through a symlink (`conf/settings.json` with `conf -> .`) is never a use either: under
-        another name the change's own added lines would look unchanged.
+        renames it, and it must not be edited, so an unchanged migration file is never a use. Test data is
+        a test's input, never a use. A location reached through a symlink (`conf/settings.json` with
+        `conf -> .`) is never a use either: under another name the change's own added lines would look
+        unchanged.
         """
-        if line is None or not self.names or self.snapshot.diff.is_added(file, line):
+        if line is None or not self.names or self.snapshot.diff.is_added(file, line) or is_test_data(file):
             return []
         root = os.path.realpath(self.snapshot.head)
         if os.path.realpath(os.path.join(root, file)) != os.path.join(root, file):
             return []
         if _HISTORY.intersection(file.split("/")[:-1]) and file not in self.snapshot.diff.files:
             return []
-        if file not in self._head_lines:
-            with self.budget.measure():
-                text, _ = self._text(self.snapshot.head, file)
-            self._head_lines[file] = text.split("\n") if text is not None else None
-        lines = self._head_lines[file]
-        if lines is None or not 0 < line <= len(lines):
+        row = self._head_row(file, line, self._head_lines, False)
+        if row is None:
             return []
-        row = lines[line - 1]
-        return [r for n, r in sorted(self.names.items()) if n in row and name_pattern(n).search(row)]
+        out = []
+        for n, r in sorted(self.names.items()):
+            if n not in row or not _counted(file, n):
+                continue
+            text = self._head_row(file, line, self._head_strict, True) if is_common_word(n) else row
+            if text is not None and (_member_pattern(n) if r.member else name_pattern(n)).search(text):
+                out.append(r)
+        return out
+
+    def _head_row(self, file: str, line: int, rows: dict[str, list[str] | None], strict: bool) -> str | None:
+        """Line `line` of the head file's code text (`strict`: its strict text, for code), read once."""
+        if file not in rows:
+            with self.budget.measure():
+                text, _ = self._text(self.snapshot.head, file, strict=strict)
+            rows[file] = text.split("\n") if text is not None else None
+        lines = rows[file]
+        return lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
 
 
 def dangling_artifacts(retirement: Retirement, shown: list[Shown]) -> list[Artifact]:
