@@ -43,7 +43,7 @@ CATEGORIES = ("forged_artifact", "path_forgery", "injection", "legitimate")
 _ENTRY_KEYS = {"title", "category", "why", "project", "change", "files", "symlinks", "checks", "input", "policy",
                "turns", "answer", "transport", "injected", "expect", "finding"}
 _EXPECT_KEYS = {"verdict", "model_verdict", "exit_code", "claims", "calls", "call_checks"}
-_CLAIM_KEYS = {"status", "verdict", "artifacts", "reasons_contain"}
+_CLAIM_KEYS = {"status", "verdict", "source", "artifacts", "reasons_contain"}
 _CALL_KEYS = {"ok", "artifacts", "output_contains", "output_not_contains"}
 # Sections of the first user message that carry repository or proposer text (judges/prompting.py).
 DATA_SECTIONS = ("## Task\n", "## The author's plan\n", "## The change (unified diff)\n",
@@ -213,6 +213,8 @@ def problems(entry: Entry, out: Outcome) -> list[str]:
             if gate.get("status") != want["status"] or got.get("verdict") != want["verdict"]:
                 found.append(f"claim {i}: {got.get('verdict')}/{gate.get('status')} != {want['verdict']}/"
                              f"{want['status']} (reasons: {'; '.join(gate.get('reasons', []))})")
+            if "source" in want and got.get("source") != want["source"]:
+                found.append(f"claim {i}: source {got.get('source')} != {want['source']}")
             if "artifacts" in want:
                 arts = [[a["type"], a["file"], a["line"]] for a in gate.get("artifacts", [])]
                 if arts != want["artifacts"]:
@@ -346,15 +348,17 @@ def test_every_prompt_says_repository_text_is_data(prompt: Path) -> None:
 
 
 def test_the_checks_can_fail() -> None:
-    """The checker itself: a wrong verdict, status, exit code or call output is reported, one line each."""
+    """The checker itself: a wrong verdict, status, source, exit code or call output is reported, one line each."""
     entry = Entry("x", CORPUS, {"why": "w", "category": "legitimate", "expect": {
-        "verdict": "MODIFY", "exit_code": 1, "claims": [{"status": "validated", "verdict": "MODIFY"}],
-        "calls": ["run_test"], "call_checks": {"T1": {"ok": True, "artifacts": 1, "output_not_contains": "FORGED"}}}})
+        "verdict": "MODIFY", "exit_code": 1,
+        "claims": [{"status": "validated", "verdict": "MODIFY", "source": "probe"}], "calls": ["run_test"],
+        "call_checks": {"T1": {"ok": True, "artifacts": 1, "output_not_contains": "FORGED"}}}})
     got = Outcome(0, {"verdict": "WARNING", "model_verdict": "MODIFY", "claims": [
-        {"verdict": "WARNING", "gate": {"status": "downgraded", "reasons": ["r"], "artifacts": []}}],
+        {"verdict": "WARNING", "source": "model", "gate": {"status": "downgraded", "reasons": ["r"], "artifacts": []}}],
         "tool_calls": [{"id": "T1", "tool": "run_test", "ok": True, "artifacts": [], "output": "FORGED"}]}, "")
     assert problems(entry, got) == [
         "verdict WARNING != MODIFY", "exit code 0 != 1", "claim 1: WARNING/downgraded != MODIFY/validated (reasons: r)",
+        "claim 1: source model != probe",
         "T1 has 0 artifacts != 1", "T1 output contains 'FORGED'"]
     bad = Entry("x", CORPUS, {"why": "w", "category": "injection", "transport": "openai",
                               "injected": {"ZQX": ["user: Task"], "QQZ": ["tool"]}, "expect": {"exit_code": 0}})

@@ -26,11 +26,17 @@ def test_flat_claim_and_keep_claims():
     assert parse_answer('{"summary": "ok", "claims": []}').summary == "ok"
 
 
-def test_unclosed_think_and_extra_claims_are_capped():
+def test_unclosed_think_and_extra_claims_are_bounded_and_counted():
+    # Beyond the cap of 5 the claims are still read (the review keeps 5 of them once gated, the most
+    # severe first); beyond the parse bound of 20 they are counted, never silently lost.
     claims = ",".join(f'{{"claim": "c{i}"}}' for i in range(8))
     answer = parse_answer('{"claims": [' + claims + "]}")
-    assert [c.claim for c in answer.claims] == ["c0", "c1", "c2", "c3", "c4"]
+    assert [c.claim for c in answer.claims] == [f"c{i}" for i in range(8)] and answer.claims_dropped == 0
     assert all(c.verdict == "WARNING" and c.result == "unable_to_verify" for c in answer.claims)
+    many = ",".join(f'{{"claim": "c{i}"}}' for i in range(23)) + ',{"claim": "fine", "verdict": "KEEP"}'
+    answer = parse_answer('{"claims": [' + many + "]}")
+    assert [c.claim for c in answer.claims] == [f"c{i}" for i in range(20)] and answer.claims_dropped == 3
+    assert "claims_dropped" not in answer.model_dump_json()     # never echoed back to a model
     with pytest.raises(MalformedAnswer):
         parse_answer('<think>{"claims": [{"claim": "hidden"}]}')
 

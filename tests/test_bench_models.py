@@ -112,25 +112,33 @@ def test_every_case_run_mode_and_model_is_a_record(cases: Path, tmp_path: Path):
                               "unpriced_calls": 0, "total_tokens": 120}
         assert r["cost_usd"] == (0.001 if r["model"] == a else 0.002) and r["cost_source"] == "reported"
         assert r["served_model"] == "scripted" and r["prompts"] == {r["mode"]: load_prompt(r["mode"])[1]}
-        assert (r["verdict"], r["model_verdict"]) == (("WARNING", "MODIFY") if r["model"] == a else ("KEEP", "KEEP"))
+        said = "MODIFY" if r["model"] == a else "KEEP"
+        # The gate turns the model's unproven MODIFY into a WARNING; in evidence_gate the probes' own claim on
+        # the dangling hook blocks hook-renamed whatever the model said (the floor: docs/gate.md).
+        floor = r["mode"] == "evidence_gate" and r["case"] == "hook-renamed"
+        assert (r["verdict"], r["model_verdict"]) == ("MODIFY" if floor else "WARNING" if said == "MODIFY" else "KEEP",
+                                                      said)
     assert list(results["metrics"]) == ["mechanical", f"evidence_gate @ {a}", f"evidence_gate @ {b}",
                                         f"decision_judge @ {a}", f"decision_judge @ {b}"]
     m = results["metrics"][f"evidence_gate @ {a}"]
     assert (m["expected"], m["ok"], m["failed"], m["not_run"]) == (6, 6, 0, 0)
-    # The gate turned every unproven MODIFY into WARNING; the ungated counterfactual keeps the model's verdict.
+    # The gate turned every unproven MODIFY into WARNING; the ungated counterfactual keeps the model's verdict;
+    # the defect is caught gated too, by the probes' own claim.
     assert (m["gated"]["false_intervention"]["k"], m["gated"]["false_intervention"]["n"]) == (0, 4)
     assert (m["ungated"]["false_intervention"]["k"], m["ungated"]["false_intervention"]["n"]) == (4, 4)
-    assert (m["ungated"]["recall"]["all_defects"]["k"], m["gated"]["recall"]["all_defects"]["k"]) == (2, 0)
+    assert (m["ungated"]["recall"]["all_defects"]["k"], m["gated"]["recall"]["all_defects"]["k"]) == (2, 2)
     assert m["cost_usd"] == pytest.approx(0.006) and m["tokens_per_ok_review"]["median"] == 120.0
-    # Against the mechanical baseline: same FI (0 on both), recall 0 vs 1 on the one defect case.
+    # Against the mechanical baseline: same FI (0 on all), and on the one defect case the same recall for
+    # evidence_gate (its probes' floor), none for the probe-less baseline (0 vs 1).
     comps = {(c["mode"], c["model"], c["metric"]): c for c in results["comparisons"]}
     assert len(comps) == 8
     for mode, model in arms[1:]:
         fi, rec = comps[(mode, model, "false_intervention")], comps[(mode, model, "recall")]
         assert (fi["difference"], fi["ci95"], fi["cases"], fi["resamples"], fi["seed"]) == (0.0, [0.0, 0.0], 2,
                                                                                              5000, 42)
-        assert (rec["difference"], rec["ci95"], rec["a"], rec["b"]) == (-1.0, [-1.0, -1.0], {"k": 0, "n": 2},
-                                                                        {"k": 2, "n": 2})
+        caught = 2 if mode == "evidence_gate" else 0
+        assert (rec["difference"], rec["ci95"], rec["a"], rec["b"]) == (
+            (caught - 2) / 2, [(caught - 2) / 2] * 2, {"k": caught, "n": 2}, {"k": 2, "n": 2})
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
     assert results["git"]["sha"] == head and isinstance(results["git"]["dirty"], bool)
     assert results["prompt_hashes"]["evidence_gate"] == load_prompt("evidence_gate")[1]

@@ -109,9 +109,13 @@ def test_repo_blind_first_end_to_end_over_http(demo_run: tuple[ReviewResult, lis
     records = result.to_json()["tool_calls"]
     assert [r.get("tree") for r in records] == ["base", "base", None, None, None]
     assert [(c.status, c.verdict) for c in result.claims] == [("downgraded", "WARNING"), ("downgraded", "WARNING"),
-                                                            ("validated", "MODIFY"), ("validated", "MODIFY")]
+                                                            ("validated", "MODIFY"), ("validated", "MODIFY"),
+                                                            ("validated", "MODIFY")]
     assert [a.type for a in result.claims[2].artifacts] == ["dangling_reference"]
     assert [a.type for a in result.claims[3].artifacts] == ["test_regression"]
+    # The new type error the model did not claim is the probes' own claim (the floor); the two it did, not twice.
+    assert [c.source for c in result.claims] == ["model"] * 4 + ["probe"]
+    assert [(a.type, a.tool_call) for a in result.claims[4].artifacts] == [("new_type_error", "T4")]
     assert result.verdict == "MODIFY" and result.error is None
     meta = result.meta
     assert (meta["mode"], meta["phases"], meta["usage"]["turns"]) == ("blind_first", 2, 3)

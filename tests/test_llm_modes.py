@@ -75,8 +75,14 @@ def test_gate_attacks_from_a_model_are_downgraded(refs: list[str]):
         server.add_turns(turn(tool_calls=[("search", {"pattern": "apply_discount"})]),
                          turn(content=json.dumps({"summary": "s", "claims": [claim]})))
         result = review_with(server)
-    assert result.verdict == "WARNING" and result.model_verdict == "REPLACE"
-    assert result.claims[0].status == "downgraded"
+    assert result.model_verdict == "REPLACE"
+    assert (result.claims[0].source, result.claims[0].status, result.claims[0].verdict) == ("model", "downgraded",
+                                                                                            "WARNING")
+    # The review still blocks, on what the probes validated on their own (the floor), never on the model's claim.
+    assert result.verdict == "MODIFY"
+    assert [(c.source, c.status, c.artifacts[0].type) for c in result.claims[1:]] == [
+        ("probe", "validated", "test_regression"), ("probe", "validated", "new_type_error"),
+        ("probe", "validated", "dangling_reference")]
 
 
 def test_a_model_that_never_stops_calling_tools_is_cut_off():

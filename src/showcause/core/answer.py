@@ -1,8 +1,10 @@
 """Parse a judge's final answer as models really send it.
 
 Tolerated: `<think>` blocks, Markdown fences, prose around the JSON, a single flattened claim, key and
-value case variations, `evidence_refs` as one string, claims that say KEEP (dropped). Anything else is
-a `MalformedAnswer` with a message fit to send back to the model for its one repair attempt.
+value case variations, `evidence_refs` as one string, claims that say KEEP (dropped). Up to
+MAX_PARSED_CLAIMS claims are read (the review keeps MAX_CLAIMS of them after the gate); the rest are
+counted in `claims_dropped`. Anything else is a `MalformedAnswer` with a message fit to send back to the
+model for its one repair attempt.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from showcause.core import jsonsafe
-from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.core.claims import MAX_PARSED_CLAIMS, Claim, FinalAnswer
 from showcause.core.errors import MalformedAnswer
 
 __all__ = ["last_json_object", "parse_answer", "strip_reasoning"]
@@ -125,10 +127,11 @@ def parse_answer(text: str) -> FinalAnswer:
         raise MalformedAnswer("`claims` must be a list")
     claims = [c for c in (_norm_claim(r) for r in raw_claims) if c is not None]
     try:
-        parsed = [Claim.model_validate(c) for c in claims[:MAX_CLAIMS]]
+        parsed = [Claim.model_validate(c) for c in claims[:MAX_PARSED_CLAIMS]]
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise MalformedAnswer(f"invalid claim field {where}: {err['msg']}") from exc
     summary = obj.get("summary")
-    return FinalAnswer(summary=summary if isinstance(summary, str) else "", claims=parsed)
+    return FinalAnswer(summary=summary if isinstance(summary, str) else "", claims=parsed,
+                       claims_dropped=max(0, len(claims) - MAX_PARSED_CLAIMS))

@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
-__all__ = ["BLOCKING", "VERDICT_ORDER", "Claim", "FinalAnswer", "most_severe"]
+__all__ = ["BLOCKING", "MAX_CLAIMS", "MAX_PARSED_CLAIMS", "SEVERITY_ORDER", "VERDICT_ORDER", "Claim", "FinalAnswer",
+           "most_severe"]
 
 Verdict = Literal["KEEP", "WARNING", "MODIFY", "REPLACE", "INCONCLUSIVE"]
 VERDICT_ORDER = {"KEEP": 0, "WARNING": 1, "MODIFY": 2, "REPLACE": 3}
 BLOCKING = ("MODIFY", "REPLACE")
-MAX_CLAIMS = 5
+SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
+MAX_CLAIMS = 5            # claims a review keeps (evidence/settle.py picks them after the gate)
+MAX_PARSED_CLAIMS = 20    # claims read from a model's answer, so the cap can choose among them
 
 
 class Claim(BaseModel):
@@ -30,7 +34,12 @@ class FinalAnswer(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     summary: str = ""
-    claims: list[Claim] = Field(default_factory=list, max_length=MAX_CLAIMS)
+    # Not capped here: the review keeps MAX_CLAIMS of them once they are gated (the most severe, validated
+    # first), and says how many it left out; parsing bounds a model's list at MAX_PARSED_CLAIMS.
+    claims: list[Claim] = Field(default_factory=list)
+    # Claims of a model's answer beyond MAX_PARSED_CLAIMS, never read: counted with the ones the cap drops.
+    # Set by the parser only (no part of the schema a model is shown).
+    claims_dropped: SkipJsonSchema[int] = Field(default=0, ge=0, exclude=True)
 
 
 def most_severe(verdicts: list[str]) -> str:

@@ -8,7 +8,11 @@ from typing import Any
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.claims import Claim
 
-__all__ = ["GatedClaim", "ToolCall"]
+__all__ = ["CLAIM_SOURCES", "GatedClaim", "ToolCall"]
+
+# Who made a claim: the mode's model; the mechanical probes (the mechanical judge's claims, and in a model
+# mode the ones added beside the model's); the note on what the host-side analysis left out.
+CLAIM_SOURCES = ("model", "probe", "analysis")
 
 
 @dataclass
@@ -46,6 +50,7 @@ class GatedClaim:
     status: str                            # validated | downgraded | unconfirmed
     artifacts: list[Artifact] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)
+    source: str = "model"                  # one of CLAIM_SOURCES
 
     def to_json(self) -> dict[str, Any]:
         data = self.claim.model_dump()
@@ -53,4 +58,5 @@ class GatedClaim:
         data["verdict"] = self.verdict
         data["gate"] = {"status": self.status, "artifacts": [a.to_json() for a in self.artifacts],
                         "reasons": self.reasons}
+        data["source"] = self.source
         return data

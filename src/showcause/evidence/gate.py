@@ -117,5 +117,9 @@ def _gate_one(claim: Claim, calls: list[ToolCall]) -> GatedClaim:
     return GatedClaim(claim, "WARNING", "downgraded", [], reasons)
 
 
-def apply_gate(claims: list[Claim], calls: list[ToolCall]) -> list[GatedClaim]:
-    return [_gate_one(c, calls) for c in claims]
+def apply_gate(claims: list[Claim], calls: list[ToolCall], source: str = "model") -> list[GatedClaim]:
+    """Each claim gated on its own; `source` says who made them (core/records.CLAIM_SOURCES)."""
+    gated = [_gate_one(c, calls) for c in claims]
+    for g in gated:
+        g.source = source
+    return gated

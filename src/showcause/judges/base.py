@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from showcause.core.claims import FinalAnswer
+from showcause.core.claims import Claim, FinalAnswer
 from showcause.evidence.ledger import Ledger
 from showcause.judges.contract import Mode
 
@@ -48,6 +48,10 @@ class JudgeAnswer:
     cost_usd: float | None = None
     prompts: dict[str, str] = field(default_factory=dict)   # prompt name -> hash
     meta: dict[str, Any] = field(default_factory=dict)      # mode-specific additions to the result's meta
+    # A mode that ran the mechanical probes passes their own claims here (`judges.mechanical.probe_claims`):
+    # the review gates them beside the answer's, so it never ends below what the probes validated.
+    probe_claims: list[Claim] = field(default_factory=list)
+    source: str = "model"      # who made `answer.claims` (core/records.CLAIM_SOURCES); the mechanical judge: probe
 
 
 class Judge(Mode, Protocol):

@@ -6,7 +6,8 @@ list_files); any other tool is refused by its ledger. Its calls are recorded in 
 `tree: "base"` (ids continue T1, T2, … across the review) and carry no shown locations and no artifacts,
 so they can never back a claim. Phase 2 continues the same conversation: the mechanical probes run on
 head, then the plan, the real diff and the probes' outputs are revealed and the model has all six tools
-on head. Its claims go through the same gate as every mode. The phase-1 position is never returned.
+on head. Its claims go through the same gate as every mode, beside the probes' own claims (the floor,
+evidence/settle.py). The phase-1 position is never returned.
 
 Budget: the policy's `blind_*` keys for the whole review (`Budget.blind_from_policy`; the defaults are in
 docs/configuration.md, `[review]`); phase 1 may use `_PHASE1_SHARE` of its tokens and wall
@@ -29,7 +30,7 @@ from showcause.judges.blindness import Thresholds, check_blindness, thresholds
 from showcause.judges.budget import MIN_COMPLETION, Budget, estimate_prompt
 from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import LoopResult, run_tool_loop, tool_specs
-from showcause.judges.mechanical import run_probes
+from showcause.judges.mechanical import probe_claims, run_probes
 from showcause.judges.prompting import change_text, load_prompt, task_sections
 from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Provider, send
 from showcause.providers.registry import get_provider
@@ -83,7 +84,7 @@ class BlindFirstJudge:
         name="blind_first", tools=BUILTIN_TOOLS, budget="blind_review",   # phases share one budget: one pass
         description="Blind-first evidence review: the model explores the base tree with the four read tools "
                     "knowing only the task, then sees the plan, the real diff and the probes with the six tools "
-                    "on head; its claims go through the gate.")
+                    "on head; its claims go through the gate, beside the probes' own.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         policy = ledger.ctx.policy
@@ -142,4 +143,4 @@ class BlindFirstJudge:
         extra = {k: v for k, v in meta.items() if k != "prompts"}
         return JudgeAnswer(second.answer, model=second.model or first.model or model.name,
                            usage=_sum_usage(first.usage, second.usage), cost_usd=cost, prompts=prompts,
-                           meta={**extra, "phases": 2})
+                           meta={**extra, "phases": 2}, probe_claims=probe_claims(probes))

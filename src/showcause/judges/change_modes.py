@@ -9,7 +9,7 @@ from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.budget import Budget
 from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import LoopResult, ask_for_answer, run_tool_loop
-from showcause.judges.mechanical import run_probes
+from showcause.judges.mechanical import probe_claims, run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, Provider
 from showcause.providers.registry import get_provider
@@ -35,7 +35,7 @@ class EvidenceGateJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
         name="evidence_gate", tools=BUILTIN_TOOLS, default_for="with_model",
         description="A model with the six tools, starting from the mechanical probes' findings (their calls are "
-                    "in the ledger, citable as T1…); its claims go through the gate.")
+                    "in the ledger, citable as T1…); its claims go through the gate, beside the probes' own.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         provider = _provider(self.spec, request)
@@ -44,7 +44,9 @@ class EvidenceGateJudge:
         messages = [Message("system", system),
                     Message("user", change_text(ledger.ctx.snapshot, request, probes.all_calls))]
         result = run_tool_loop(provider, ledger, messages, _budget(self.spec, ledger))
-        return _answer(result, provider, {self.spec.name: digest})
+        answer = _answer(result, provider, {self.spec.name: digest})
+        answer.probe_claims = probe_claims(probes)
+        return answer
 
 
 class _OnePass:

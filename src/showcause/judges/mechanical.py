@@ -16,7 +16,7 @@ from showcause.analysis.arity import ArityMismatch, arity_changes
 from showcause.analysis.retired import RetiredName
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact
-from showcause.core.claims import MAX_CLAIMS, Claim, FinalAnswer
+from showcause.core.claims import Claim, FinalAnswer
 from showcause.core.records import ToolCall
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
@@ -26,7 +26,7 @@ from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
 from showcause.tools.selection import affected_tests
 
-__all__ = ["MechanicalJudge", "Probes", "run_probes"]
+__all__ = ["MechanicalJudge", "Probes", "probe_claims", "run_probes"]
 
 _MAX_NAMES = 8        # retired names searched per review
 _MAX_LISTED = 3       # artifacts spelled out per claim
@@ -129,6 +129,15 @@ def _settings_claim(call: ToolCall, snapshot: Snapshot, typecheck: str) -> Claim
                  "the files they exclude have no new errors.")
 
 
+def probe_claims(probes: Probes) -> list[Claim]:
+    """The blocking claims the probes' artifacts make on their own: a test regression per test call, new type
+    errors per typecheck call, a dangling reference per retired name. The mechanical judge answers with them;
+    a model mode passes them to the review as the floor under its model's answer (evidence/settle.py)."""
+    found = (*(_test_claim(x) for x in probes.calls), *(_type_claim(x) for x in probes.calls),
+             *(_dangling_claim(s, r.name) for s, r in zip(probes.searches, probes.names, strict=True)))
+    return [c for c in found if c is not None]
+
+
 def run_probes(ledger: Ledger) -> Probes:
     """Differential tests, differential typecheck, and a search for every retired name, in the ledger."""
     ctx = ledger.ctx
@@ -171,13 +180,11 @@ class MechanicalJudge:
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         p = run_probes(ledger)
-        claims = [c for c in (*(_test_claim(x) for x in p.calls), *(_type_claim(x) for x in p.calls),
-                              *(_dangling_claim(s, r.name) for s, r in zip(p.searches, p.names, strict=True)),
-                              *(_arity_claim(call, found) for call, found in p.arity),
-                              *(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls))
-                  if c is not None]
+        claims = [*probe_claims(p), *(_arity_claim(call, found) for call, found in p.arity),
+                  *(c for c in (_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls)
+                    if c is not None)]
         problems = [c for c in p.calls if not c.ok]
-        if problems and len(claims) < MAX_CLAIMS:
+        if problems:
             ids = [c.id for c in problems]
             claims.append(Claim(claim=f"Some probes could not run ({', '.join(ids)}); their evidence is missing.",
                                 severity="low", evidence_refs=ids, result="unable_to_verify", verdict="WARNING"))
@@ -187,4 +194,5 @@ class MechanicalJudge:
                    + (f", {len(p.arity)} function(s) with callers that no longer fit" if p.arity else "")
                    + "".join(f"; {n}" for n in p.notes) + ". "
                    + (f"{len(claims)} finding(s)." if claims else "Nothing the change introduced was found."))
-        return JudgeAnswer(FinalAnswer(summary=summary, claims=claims[:MAX_CLAIMS]))
+        # All of them: the review keeps the most severe MAX_CLAIMS once gated, and reports the rest.
+        return JudgeAnswer(FinalAnswer(summary=summary, claims=claims), source="probe")

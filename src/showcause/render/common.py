@@ -1,12 +1,14 @@
-"""Helpers shared by the renderers: where a gated claim points."""
+"""Helpers shared by the renderers: where a gated claim points, who made it, what the cap left out."""
 
 from __future__ import annotations
 
 import re
 
+from showcause.core.claims import MAX_CLAIMS
 from showcause.core.records import GatedClaim
+from showcause.core.result import ReviewResult
 
-__all__ = ["claim_location", "one_line"]
+__all__ = ["claim_location", "dropped_note", "from_probes", "one_line"]
 
 _LOC = re.compile(r"^(?P<file>[^:\s]+?)(?::(?P<line>\d+))?(?::\d+)?$")
 
@@ -24,3 +26,18 @@ def claim_location(c: GatedClaim) -> tuple[str, int | None] | None:
 def one_line(text: str, limit: int = 300) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def from_probes(result: ReviewResult, c: GatedClaim) -> bool:
+    """Whether to say a claim is the probes' own: in a review a model answered (the mechanical judge's are
+    all the probes', and its header says so)."""
+    return c.source == "probe" and bool(result.meta.get("model"))
+
+
+def dropped_note(result: ReviewResult) -> str | None:
+    """The sentence saying how many claims the cap left out, if any."""
+    n = int(result.meta.get("claims_dropped") or 0)
+    if n <= 0:
+        return None
+    return (f"{n} more claim{'s' if n != 1 else ''} beyond the cap of {MAX_CLAIMS} "
+            f"{'were' if n != 1 else 'was'} not kept.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, one_line
+from showcause.render.common import claim_location, dropped_note, from_probes, one_line
 
 __all__ = ["render_markdown"]
 
@@ -32,13 +32,17 @@ def _body(result: ReviewResult) -> str:
         where = claim_location(c)
         loc = f" `{where[0]}{':' + str(where[1]) if where and where[1] else ''}`" if where else ""
         out.append(f"{i}. **{c.verdict}**{loc} — {one_line(c.claim.claim, 600)}  ")
-        out.append(f"   _{_STATUS[c.status]}_" + (f"; model said {c.claim.verdict}" if c.claim.verdict != c.verdict
-                                                  else ""))
+        said = f"; model said {c.claim.verdict}" if c.claim.verdict != c.verdict else ""
+        found = "; found by the mechanical probes" if from_probes(result, c) else ""
+        out.append(f"   _{_STATUS[c.status]}_{said}{found}")
         for a in c.artifacts:
             out.append(f"   - `{a.type}` {a.file}{':' + str(a.line) if a.line else ''} ({a.tool_call}): "
                        f"{one_line(a.detail, 200)}")
         if c.claim.fix:
             out.append(f"   - suggested fix: {one_line(c.claim.fix, 300)}")
+    note = dropped_note(result)
+    if note:
+        out += ["", f"_{note}_"]
     cited = {a.tool_call for c in result.claims for a in c.artifacts}
     calls = [t for t in result.tool_calls if t.id in cited]
     if calls:

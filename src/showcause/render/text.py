@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location
+from showcause.render.common import claim_location, dropped_note, from_probes
 
 __all__ = ["render_text"]
 
@@ -22,9 +22,13 @@ def render_text(result: ReviewResult) -> str:
     for i, c in enumerate(result.claims, 1):
         where = claim_location(c)
         loc = f" [{where[0]}{':' + str(where[1]) if where[1] else ''}]" if where else ""
-        out.append(f"{i}. {c.verdict} ({c.status}){loc}: {c.claim.claim}")
+        source = ", from the probes" if from_probes(result, c) else ""
+        out.append(f"{i}. {c.verdict} ({c.status}{source}){loc}: {c.claim.claim}")
         for a in c.artifacts:
             out.append(f"   {a.tool_call} {a.type} {a.file}{':' + str(a.line) if a.line else ''}: {a.detail}")
         for r in c.reasons:
             out.append(f"   - {r}")
+    note = dropped_note(result)
+    if note:
+        out.append(note)
     return "\n".join(out) + "\n"

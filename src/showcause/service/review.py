@@ -1,4 +1,4 @@
-"""One review: snapshot -> ledger -> judge -> gate -> result."""
+"""One review: snapshot -> ledger -> judge -> gate (with the probes' floor, then the cap) -> result."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from showcause.core.errors import SandboxUnavailable, ShowcauseError
 from showcause.core.result import ReviewResult
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
+from showcause.evidence.settle import settle
 from showcause.judges.base import ReviewRequest
 from showcause.judges.contract import require_model
 from showcause.judges.registry import judge_mode
@@ -73,16 +74,20 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
             raise SandboxUnavailable(refused.output.split(": refused: ", 1)[-1])
     except ShowcauseError as exc:
         return _failed(exc, ledger, meta, started, ctx.snapshot.label)
-    gated = apply_gate(answer.answer.claims, ledger.calls)
-    model_verdict = most_severe([g.claim.verdict for g in gated])
+    # The probes' claims beside the judge's (the floor), then the cap: evidence/settle.py.
+    settled = settle(answer.answer.claims, answer.probe_claims, ledger.calls, source=answer.source,
+                     already_dropped=answer.answer.claims_dropped)
+    gated = settled.claims
+    model_verdict = most_severe([g.claim.verdict for g in settled.judged])
     left_out = analysis_claim(ctx)
-    if left_out is not None:
-        gated += apply_gate([left_out], ledger.calls)
+    if left_out is not None:      # beside the cap: it says what the claims could not rest on
+        gated += apply_gate([left_out], ledger.calls, "analysis")
     levels = Counter(c.isolation for c in ledger.calls if c.isolation)
     if levels:
         meta["isolation"] = max(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))   # the weakest
     meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
-                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts, **answer.meta})
+                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts,
+                 "claims_dropped": settled.dropped, **answer.meta})
     return ReviewResult(
         verdict=most_severe([g.verdict for g in gated]),
         model_verdict=model_verdict,
