@@ -12,6 +12,7 @@ import contextlib
 import os
 import selectors
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -157,15 +158,45 @@ def _places(level: str, workspace: Path, out_dir: Path) -> tuple[str, str, str, 
     return str(workspace), str(out_dir), home, tmp
 
 
-def _link_into(workspace: Path, mounts: Sequence[Mount]) -> None:
-    """At `none` the host is visible as it is: only what a bind would have placed inside the copy needs a
-    link there (absolute destinations are the host paths themselves)."""
+def _confined(workspace: Path, mounts: Sequence[Mount]) -> list[Mount]:
+    """The steps whose place inside the copy is reached through no link: a tree holding a link where a bind
+    or link of the project's environment goes would carry it outside the copy (at `unshare`, onto the host).
+    A link step is also dropped where the copy already holds that path."""
+    kept: list[Mount] = []
     for m in mounts:
-        if m.op == "ro" and m.dst.startswith("{root}/"):
-            link = workspace / m.dst.removeprefix("{root}/")
-            if not link.exists() and not link.is_symlink():
-                link.parent.mkdir(parents=True, exist_ok=True)
-                link.symlink_to(m.src)
+        if not m.dst.startswith("{root}/"):
+            kept.append(m)
+            continue
+        parts = m.dst.removeprefix("{root}/").split("/")
+        current, ok = workspace, all(p not in ("", ".", "..") for p in parts)
+        for i, part in enumerate(parts if ok else ()):
+            current = current / part
+            try:
+                mode = os.lstat(current).st_mode
+            except OSError:
+                break
+            last = i == len(parts) - 1
+            if stat.S_ISLNK(mode) or (not last and not stat.S_ISDIR(mode)) or (last and m.op == "symlink"):
+                ok = False
+                break
+        if ok:
+            kept.append(m)
+    return kept
+
+
+def _link_into(workspace: Path, mounts: Sequence[Mount]) -> None:
+    """At `none` the host is visible as it is: only what the plan would have placed inside the copy is made
+    there (a bind becomes a link to its source; directories and links are made as they are). Absolute
+    destinations are the host paths themselves."""
+    for m in mounts:
+        if m.op not in ("ro", "dir", "symlink") or not m.dst.startswith("{root}/"):
+            continue
+        path = workspace / m.dst.removeprefix("{root}/")
+        if m.op == "dir":
+            path.mkdir(parents=True, exist_ok=True)
+        elif not os.path.lexists(path):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.symlink_to(m.src)
 
 
 def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy, memory_mb: int,
@@ -227,6 +258,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
     if level == "unshare":
         new_root.mkdir(exist_ok=True)
     cwd = normalize_relpath(cwd) if cwd else ""
+    mounts = _confined(workspace, mounts)
     cmd = wrap(level, inner, workspace, out_dir, policy.process.file_size_mb * 1024 * 1024, new_root, mounts, cwd)
     if level == "none":
         _link_into(workspace, mounts)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from showcause.core.hostproc import HOST_CWD, host_env, which
 
-__all__ = ["node_modules", "pyright_node", "tsc_native", "tsc_path", "v8_flags"]
+__all__ = ["node_modules", "pyright_node", "test_node_options", "tsc_native", "tsc_path", "v8_flags"]
 
 _NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
@@ -59,6 +59,24 @@ def _v8_options(node: str) -> str:
                               stdin=subprocess.DEVNULL, cwd=HOST_CWD, env=host_env()).stdout
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+@cache
+def _node_help(node: str) -> str:
+    """What ``node --help`` prints (run as `_v8_options` runs node: from ``/``, with none of our variables)."""
+    try:
+        return subprocess.run([node, "--help"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL, cwd=HOST_CWD, env=host_env()).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def test_node_options(node: str) -> str:
+    """``NODE_OPTIONS`` for a JavaScript test runner and every node it starts: WebAssembly without its
+    trap handler, which otherwise reserves about 10 GiB of address space per instance (vitest's module
+    lexer makes several), so that the address-space limit of the sandbox does not kill it. Empty where
+    this node has no such option (older than 20.15)."""
+    return "--disable-wasm-trap-handler" if "--disable-wasm-trap-handler" in _node_help(node) else ""
 
 
 def v8_flags(node: str) -> list[str]:

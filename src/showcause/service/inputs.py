@@ -6,7 +6,9 @@ from pathlib import Path
 
 from showcause.core.errors import InputError
 from showcause.sandbox.envcache import case_env
+from showcause.sandbox.nodeenv import node_mounts
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
+from showcause.sandbox.projectenv import ProjectEnv
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
 
@@ -58,8 +60,11 @@ def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "he
                              config)
     policy = with_isolation(policy, isolation)
     case = snapshot.case
+    # The repository's installed node_modules, bound read-only for both trees (decided from directory entries);
+    # a case brings the environment it pins instead.
+    env = ProjectEnv(mounts=node_mounts(snapshot.source, (snapshot.base, snapshot.head)))
     ctx = ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
-                      typecheck=case.typecheck if case else "auto")
+                      typecheck=case.typecheck if case else "auto", env=env)
     if case is not None and case.env:
         ctx.env = case_env(case.env.pip, case.env.npm, case.env.pythonpath)
     return ctx
