@@ -8,7 +8,7 @@ from showcause.core.errors import ToolArgumentError
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
-from showcause.sandbox.runner import ProcResult, run_sandboxed
+from showcause.sandbox.runner import ProcResult, available_isolation, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
 from showcause.tools.basecache import cache_get, cache_put
 from showcause.tools.runners.base import Runner, TestOutcome, TestRun, merge_procs
@@ -53,55 +53,62 @@ def _charge_killed(outcomes: list[TestOutcome], targets: list[str], proc: ProcRe
     return problem
 
 
-def _groups(tree: Path, targets: list[str]) -> tuple[Runner, list[list[str]]]:
-    """The one runner for all targets, and the target lists its processes take (one per file for a
-    per-file runner)."""
-    found: dict[str, Runner] = {}
+def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
+    """The processes the targets take: each with its runner (one per file for a per-file runner; one for
+    all targets of a runner that takes many), in the order the targets came."""
+    groups: dict[tuple[str, str], tuple[Runner, list[str]]] = {}
     for target in targets:
         file = target.split("::", 1)[0]
         runner = runner_for(tree, file)
         if runner is None:
             raise ToolArgumentError(f"{file}: no test runner for this file type (pytest for .py, "
                                     "node --test, jest, vitest or mocha for JavaScript)")
-        found[runner.name] = runner
-    if len(found) > 1:
-        raise ToolArgumentError(f"run the tests of each runner in separate calls ({', '.join(sorted(found))})")
-    runner = next(iter(found.values()))
-    if not runner.per_file:
-        return runner, [targets]
-    by_file: dict[str, list[str]] = {}
-    for target in targets:
-        by_file.setdefault(target.split("::", 1)[0], []).append(target)
-    return runner, list(by_file.values())
+        key = (runner.name, file if runner.per_file else "")
+        groups.setdefault(key, (runner, []))[1].append(target)
+    return list(groups.values())
 
 
 def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: float | None = None,
               env: ProjectEnv | None = None) -> TestRun:
-    """Run test files or test ids (all of one runner) in one fresh copy of `tree`, in `env`."""
+    """Run test files or test ids in one fresh copy of `tree`, in `env`: each through its own runner."""
     env = env or ProjectEnv()
     raw = [tests] if isinstance(tests, str) else list(tests)
     split = [split_test_id(t) for t in raw]
     targets = [f"{f}::{n}" if n else f for f, n in split]
-    runner, groups = _groups(tree, targets)
+    groups = _groups(tree, targets)
     outcomes: list[TestOutcome] = []
     procs: list[ProcResult] = []
+    unstarted: list[str] = []
+    started: list[str] = []
     with fresh_copy(tree) as dirs:
-        for group in groups:
+        for runner, group in groups:
+            cmd = runner.command(tree, group, policy, env)
+            if cmd.problem:   # nothing to start (its runner is not installed): said, never a pass
+                unstarted.append(cmd.problem)
+                continue
+            started += group
             runner.prepare(dirs.out)
-            cmd = runner.command(group, policy, env)
             procs.append(run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
                                        memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
                                        address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd))
             outcomes += runner.read(dirs.out, group)
+    problems = list(dict.fromkeys(unstarted))
+    if not procs:
+        return TestRun((), _unstarted(policy), "; ".join(problems), unstarted=True)
     proc = merge_procs(procs)
-    problem = ""
     rc = proc.returncode
     if proc.timed_out or (rc is not None and (rc < 0 or rc in (128 + 9, 128 + 11))):
-        problem = _charge_killed(outcomes, targets, proc)
+        problems.append(_charge_killed(outcomes, started, proc))
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-        problem = f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}"
-    return TestRun(tuple(outcomes), proc, problem)
+        problems.append(f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}")
+    return TestRun(tuple(outcomes), proc, "; ".join(problems), unstarted=bool(unstarted))
+
+
+def _unstarted(policy: Policy) -> ProcResult:
+    """The process result of a run that started nothing (at the level it would have run at)."""
+    return ProcResult(argv=(), returncode=None, stdout="", stderr="", timed_out=False, truncated=False,
+                      isolation=available_isolation(policy), seconds=0.0, root="", out="")
 
 
 def run_base_tests(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv | None = None) -> TestRun:

@@ -25,25 +25,29 @@ class TestRun:
     outcomes: tuple[TestOutcome, ...]
     proc: ProcResult
     problem: str = ""  # why nothing usable came back (crash, timeout, missing runner)
+    unstarted: bool = False   # some targets never ran (their runner is not installed)
 
     @property
     def complete(self) -> bool:
         """The run finished, so a test missing from its outcomes really does not exist there."""
         rc = self.proc.returncode
         # pytest: 0 ok, 1 failures, 4 id not found, 5 nothing collected; node: 0 or 1.
-        return not self.proc.timed_out and rc is not None and (bool(self.outcomes) or rc in (0, 4, 5))
+        return (not self.unstarted and not self.proc.timed_out and rc is not None
+                and (bool(self.outcomes) or rc in (0, 4, 5)))
 
 
 @dataclass(frozen=True)
 class Command:
     """One sandboxed process of a runner: its argv and extra environment (both may use {root}/{out}), the
     address-space limit it needs beyond its memory cap (a JIT reserves far more than it uses), and the
-    directory inside the copy it starts in (a monorepo package's own; "" for the root)."""
+    directory inside the copy it starts in (a monorepo package's own; "" for the root). `problem`: why it
+    cannot start at all (its runner is not installed): nothing runs, and the run reports it."""
 
     argv: list[str]
     env: dict[str, str]
     address_mb: int | None = None
     cwd: str = ""
+    problem: str = ""
 
 
 @runtime_checkable
@@ -64,7 +68,9 @@ class Runner(Protocol):
         """Put what the run needs beside its report (a reporter plugin) into the out dir."""
         ...
 
-    def command(self, targets: list[str], policy: Policy, env: ProjectEnv) -> Command: ...
+    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
+        """The process for `targets` of `tree` (its package's directory, config and installed runner)."""
+        ...
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         """The outcomes the run reported, for the targets asked for only (the report is written by the code

@@ -14,10 +14,9 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Command, TestOutcome
 from showcause.tools.runners.globs import discover_tests
+from showcause.tools.runners.jsproject import NODE_ADDRESS_MB, project_for
 
 __all__ = ["NodeTestRunner", "read_junit"]
-
-_NODE_ADDRESS_MB = 16384   # address space only; real memory stays capped by the memory cgroup
 
 
 def _junit_case(case: ET.Element, prefix: str, file: str) -> TestOutcome:
@@ -74,7 +73,8 @@ class NodeTestRunner:
     per_file: ClassVar[bool] = True
 
     def claims(self, tree: Path, file: str) -> bool:
-        return True
+        # The fallback: a file of a project whose package.json names jest, vitest or mocha is theirs.
+        return project_for(tree, file).runner in (None, "node")
 
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
         return discover_tests(tree, tuple(g for g in policy.tests.discover if g.endswith(self.suffixes)))
@@ -82,13 +82,13 @@ class NodeTestRunner:
     def prepare(self, out: Path) -> None:
         (out / "junit.xml").unlink(missing_ok=True)
 
-    def command(self, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
+    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
         node = which("node") or "/usr/bin/node"
         file = targets[0].split("::", 1)[0]
         return Command([node, "--test", f"--test-timeout={1000 * policy.process.test_timeout_s}",
                         "--test-reporter=junit", "--test-reporter-destination={out}/junit.xml",
                         "--test-reporter=dot", "--test-reporter-destination=stdout", "--", file], {},
-                       address_mb=_NODE_ADDRESS_MB)
+                       address_mb=NODE_ADDRESS_MB)
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         file = targets[0].split("::", 1)[0]

@@ -52,7 +52,7 @@ class PytestRunner:
     def prepare(self, out: Path) -> None:
         shutil.copy(Path(__file__).with_name("_pytest_report.py"), out / "_pytest_report.py")
 
-    def command(self, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
+    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
         argv = [env.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "pytest_timeout", "-p",
                 "_pytest_report", "-q", "--rootdir={root}", f"--timeout={policy.process.test_timeout_s}",
                 "-o", "console_output_style=classic", "--", *targets]

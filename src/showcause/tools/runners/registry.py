@@ -15,6 +15,9 @@ __all__ = ["RUNNERS", "runner_for", "suffixes"]
 
 _BUILTINS = {
     "pytest": "showcause.tools.runners.pytest_runner:PytestRunner",
+    "jest": "showcause.tools.runners.jest_runner:JestRunner",
+    "vitest": "showcause.tools.runners.vitest_runner:VitestRunner",
+    "mocha": "showcause.tools.runners.mocha_runner:MochaRunner",
     "node": "showcause.tools.runners.node_test:NodeTestRunner",
 }
 

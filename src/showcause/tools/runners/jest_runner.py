@@ -1,0 +1,115 @@
+"""jest, from the project's own node_modules, one process per test file in its package's directory, read back
+from its JSON report (`--json --outputFile`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.projectenv import ProjectEnv
+from showcause.tools.runners.base import Command, TestOutcome
+from showcause.tools.runners.jsglob import Glob, compile_glob, compile_globs
+from showcause.tools.runners.jsproject import (
+    JsProject,
+    dependencies,
+    entries,
+    package_json,
+    project_for,
+    read_json,
+    read_text,
+    rel_to,
+    runner_command,
+    tests_of,
+)
+from showcause.tools.runners.jsreport import read_json_report, wanted
+
+__all__ = ["JestRunner", "testmatch_globs"]
+
+# jest's default testMatch.
+_DEFAULT = tuple(g for g in (compile_glob("**/__tests__/**/*.[jt]s?(x)"),
+                             compile_glob("**/?(*.)+(spec|test).[jt]s?(x)")) if g is not None)
+_TS_TRANSFORMS = ("ts-jest", "@swc/jest", "esbuild-jest", "@babel/preset-typescript", "babel-preset-typescript")
+_BABEL = ("babel.config.", ".babelrc")
+
+
+def _chain(tree: Path, project: JsProject) -> list[dict[str, object]]:
+    """The package.json of the package and of every directory above it (hoisted dependencies live there)."""
+    parts = project.dir.split("/") if project.dir else []
+    found = (package_json(tree, "/".join(parts[:i])) for i in range(len(parts), -1, -1))
+    return [p for p in found if p is not None]
+
+
+def _jest_config(tree: Path, project: JsProject) -> dict[str, object]:
+    """The jest config when it is data: package.json's `jest` key or a jest.config.json."""
+    pkg = package_json(tree, project.dir) or {}
+    config = pkg.get("jest")
+    if isinstance(config, dict):
+        return config
+    return read_json(tree, rel_to(project.dir, "jest.config.json")) or {}
+
+
+def _mentions(tree: Path, project: JsProject, words: tuple[str, ...]) -> bool:
+    """Whether the package's jest config (data, or the text of a jest.config.* file) names one of `words`."""
+    text = str(_jest_config(tree, project))
+    for name in entries(tree, project.dir):
+        if name.startswith("jest.config."):
+            text += read_text(tree, rel_to(project.dir, name))
+    return any(w in text for w in words)
+
+
+def _transforms_ts(tree: Path, project: JsProject) -> bool:
+    deps = set().union(*(dependencies(p) for p in _chain(tree, project)))
+    return bool(deps.intersection(_TS_TRANSFORMS)) or _mentions(tree, project, _TS_TRANSFORMS)
+
+
+def _uses_babel(tree: Path, project: JsProject) -> bool:
+    pkg = package_json(tree, project.dir) or {}
+    return "babel" in pkg or any(n.startswith(_BABEL) for n in entries(tree, project.dir))
+
+
+def testmatch_globs(tree: Path, project: JsProject) -> tuple[Glob, ...]:
+    """The package's `testMatch` when its config is data and every glob reads, else jest's default."""
+    config = _jest_config(tree, project)
+    raw = config.get("testMatch")
+    if isinstance(raw, list):
+        globs = compile_globs([g.replace("<rootDir>/", "") for g in raw if isinstance(g, str)])
+        if globs:
+            return globs
+    return _DEFAULT
+
+
+class JestRunner:
+    name: ClassVar[str] = "jest"
+    suffixes: ClassVar[tuple[str, ...]] = (".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs")
+    per_file: ClassVar[bool] = True
+
+    def claims(self, tree: Path, file: str) -> bool:
+        project = project_for(tree, file)
+        if project.runner != "jest":
+            return False
+        if file.endswith((".ts", ".tsx")):   # jest runs TypeScript only through a transform the project set up
+            return _transforms_ts(tree, project)
+        if file.endswith(".jsx"):
+            return _uses_babel(tree, project) or _transforms_ts(tree, project)
+        return True
+
+    def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
+        return tests_of(tree, self.name, self.suffixes, lambda project: testmatch_globs(tree, project))
+
+    def prepare(self, out: Path) -> None:
+        (out / "jest.json").unlink(missing_ok=True)
+
+    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
+        file = targets[0].split("::", 1)[0]
+        project = project_for(tree, file)
+        pkg = package_json(tree, project.dir) or {}
+        # Native ES modules need node's VM modules (a project sets it in its test script).
+        esm = pkg.get("type") == "module" or "experimental-vm-modules" in project.script
+        args = ["--ci", "--json", "--outputFile={out}/jest.json", "--runInBand", "--forceExit", "--watchman=false",
+                f"--testTimeout={1000 * policy.process.test_timeout_s}", "--runTestsByPath", f"{{root}}/{file}"]
+        return runner_command(tree, env, project, "jest/bin/jest.js", args,
+                              node_flags=("--experimental-vm-modules",) if esm else ())
+
+    def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
+        return wanted(read_json_report(out / "jest.json", targets[0].split("::", 1)[0]), targets)
