@@ -7,9 +7,13 @@ everything.
 
 from __future__ import annotations
 
+import os
 import posixpath
+import stat
+from pathlib import Path
 
 from showcause.analysis.codetext import file_class
+from showcause.core import jsonsafe
 from showcause.symbols import SymbolIndex
 
 __all__ = ["dependents"]
@@ -29,12 +33,62 @@ def _module_files(index: SymbolIndex) -> dict[str, str]:
     return out
 
 
-def _resolve(spec: str, importer: str, modules: dict[str, str], files: set[str]) -> list[str]:
-    if spec.startswith("."):                       # JS/TS relative specifier
+_JS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
+# TypeScript imports its own files by the name they compile to (`./sum.js` for sum.ts).
+_TS_SOURCE = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
+_MAX_PACKAGES = 500
+
+
+class _Layout:
+    """What a JavaScript specifier can name in the indexed tree: its files, each directory's files, and the
+    workspace packages (a directory with a package.json `name`)."""
+
+    def __init__(self, index: SymbolIndex, files: set[str]) -> None:
+        self.files = files
+        self.below: dict[str, list[str]] = {}
+        for f in sorted(files):
+            parts = f.split("/")
+            for i in range(len(parts)):
+                self.below.setdefault("/".join(parts[:i]), []).append(f)
+        self.packages: dict[str, str] = {}
+        for d in list(self.below)[:_MAX_PACKAGES]:
+            name = _package_name(index.root / d / "package.json" if d else index.root / "package.json")
+            if name:
+                self.packages.setdefault(name, d)
+
+    def relative(self, spec: str, importer: str) -> list[str]:
         base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
-        options = [base, *(base + ext for ext in (".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx")),
-                   *(f"{base}/index{ext}" for ext in (".js", ".ts"))]
-        return [o for o in options if o in files]
+        stem, ext = posixpath.splitext(base)
+        options = [base, *(base + e for e in _JS), *(f"{base}/index{e}" for e in _JS),
+                   *(stem + e for e in _TS_SOURCE.get(ext, ()))]
+        hits = [o for o in options if o in self.files]
+        # A directory imported through its package.json `main`: one of its files, whichever.
+        return hits or list(self.below.get(base, []) if base not in ("", ".") else [])
+
+    def package(self, spec: str) -> list[str]:
+        """Every file of the workspace package a bare specifier (`@scope/pkg`, `pkg/sub`) names."""
+        parts = spec.split("/")
+        name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+        d = self.packages.get(name)
+        return list(self.below.get(d, [])) if d is not None else []
+
+
+def _package_name(path: Path) -> str | None:
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        doc = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_CONFIG_BYTES)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    name = doc.get("name") if isinstance(doc, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def _resolve(spec: str, importer: str, modules: dict[str, str], layout: _Layout) -> list[str]:
+    if importer.endswith(_JS):
+        if spec.startswith("."):                   # JS/TS relative specifier
+            return layout.relative(spec, importer)
+        return layout.package(spec)
     parts = spec.split(".")
     for i in range(len(parts), 0, -1):             # `pkg.mod.attr` -> pkg.mod, then pkg
         hit = modules.get(".".join(parts[:i]))
@@ -60,9 +114,10 @@ def dependents(index: SymbolIndex, changed: set[str]) -> set[str] | None:
     if {c for c in changed if file_class(c) != "prose"} - files:
         return None
     modules = _module_files(index)
+    layout = _Layout(index, files)
     users: dict[str, set[str]] = {}
     for f in files:
-        for target in {t for spec in _specs(index, f) for t in _resolve(spec, f, modules, files)}:
+        for target in {t for spec in _specs(index, f) for t in _resolve(spec, f, modules, layout)}:
             users.setdefault(target, set()).add(f)
     seen = {c for c in changed if c in files}
     stack = list(seen)
