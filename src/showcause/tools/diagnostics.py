@@ -15,14 +15,16 @@ from pathlib import Path
 from showcause.core import jsonsafe
 from showcause.core.hostproc import which
 from showcause.sandbox.policy import Policy
+from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, run_sandboxed
-from showcause.sandbox.toolchain import pyright_node, tsc_native, tsc_path, v8_flags
+from showcause.sandbox.toolchain import node_modules, pyright_node, tsc_native, tsc_path, v8_flags
 from showcause.sandbox.workspace import fresh_copy
 from showcause.snapshot.diff import Diff
 from showcause.tools.basecache import cache_get, cache_put
+from showcause.tools.runners.jsproject import installed
 
 __all__ = ["CheckRun", "Diagnostic", "choose_checkers", "match_new", "parse_pyright", "parse_tsc",
-           "run_base_checker", "run_checker", "tsc_path"]
+           "run_base_checker", "run_checker", "tsc_for", "tsc_path"]
 
 _TSC_LINE = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
                        r"(?P<msg>.*)$")
@@ -53,6 +55,7 @@ class CheckRun:
     diagnostics: tuple[Diagnostic, ...]
     proc: ProcResult | None
     problem: str = ""
+    tool: str = ""      # which checker ran ("tsc 5.9.3 from the project's node_modules"), said in the output
 
 
 def _pyright_argv() -> list[str]:
@@ -66,13 +69,38 @@ def _pyright_argv() -> list[str]:
     return [shutil.which("pyright", path=str(Path(sys.executable).parent)) or "pyright"]
 
 
-def _tsc_argv(tsc: Path) -> list[str]:
-    """TypeScript 7's `tsc` is a node script that starts the native compiler of the platform package: run
-    that executable directly when it is there (half the time of a small check), else the script."""
-    native = tsc_native(tsc)
-    if native is not None:
-        return [str(native)]
-    return [which("node") or "/usr/bin/node", str(tsc)]
+def _version(package_json: Path) -> str:
+    try:
+        doc = jsonsafe.load_file(package_json, max_bytes=jsonsafe.MAX_CONFIG_BYTES)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return "?"
+    version = doc.get("version") if isinstance(doc, dict) else None
+    return version if isinstance(version, str) else "?"
+
+
+def tsc_for(tree: Path, env: ProjectEnv) -> tuple[list[str], str] | None:
+    """The tsc to run on `tree` and what to call it: the project's own (``node_modules/typescript``, bound
+    from its environment and run from there inside the sandbox) before showcause's bundled one.
+
+    TypeScript 7's `tsc` is a node script that starts the native compiler of the platform package: that
+    executable runs directly when it is there (half the time of a small check), else the script."""
+    node = which("node") or "/usr/bin/node"
+    own = installed(tree, env, "", "typescript/bin/tsc")
+    if own is not None:
+        sandbox, host = own
+        label = f"tsc {_version(host.parents[1] / 'package.json')} from the project's node_modules"
+        native = tsc_native(host)
+        if native is not None:
+            found = installed(tree, env, "", native.relative_to(host.parents[2]).as_posix())
+            if found is not None and os.path.realpath(found[1]) == os.path.realpath(native):
+                return [found[0]], label
+        return [node, sandbox], label
+    bundled = tsc_path()
+    if bundled is None:
+        return None
+    label = f"tsc {_version(node_modules() / 'typescript' / 'package.json')} bundled with showcause"
+    native = tsc_native(bundled)
+    return ([str(native)] if native is not None else [node, str(bundled)]), label
 
 
 def choose_checkers(root: Path, requested: str) -> list[str]:
@@ -167,9 +195,13 @@ def _inside(tree: Path, diags: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diags if os.path.realpath(tree / d.file).startswith(root + os.sep)]
 
 
-def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
-    """Run the checker over `tree` (or, for pyright, only over `files`: the others cannot change)."""
+def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None,
+                env: ProjectEnv | None = None) -> CheckRun:  # long: pyright's and tsc's command, then each parse
+    """Run the checker over `tree` (or, for pyright, only over `files`: the others cannot change), with the
+    project's installed packages (`env`) bound read-only."""
     renamed: dict[str, str] = {}
+    env = env or ProjectEnv()
+    tool = ""
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
             argv = [*_pyright_argv(), "--outputjson", "--pythonpath", sys.executable]
@@ -179,19 +211,20 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
                     return CheckRun(checker, (), None)
                 argv += [f"./{f}" for f in present]   # "./" so no file name can read as an option
         else:
-            tsc = tsc_path()
-            if tsc is None:
+            chosen = tsc_for(tree, env)
+            if chosen is None:
                 return CheckRun(checker, (), None, "tsc is not installed (run `make setup`)")
-            argv = [*_tsc_argv(tsc), "--noEmit", "--pretty", "false"]
+            argv, tool = [*chosen[0], "--noEmit", "--pretty", "false"], chosen[1]
             # tsc prints file names as they are: odd names are replaced in the copy, then mapped back.
             renamed = _plain_names(dirs.workspace)
             if (tree / "tsconfig.json").is_file():
                 argv += ["-p", "tsconfig.json"]
         proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
                              memory_mb=policy.process.typecheck_memory_mb,
-                             env={"PYRIGHT_PYTHON_GLOBAL_NODE": "1", "NODE_OPTIONS": "--max-old-space-size=3072"})
+                             env={"PYRIGHT_PYTHON_GLOBAL_NODE": "1", "NODE_OPTIONS": "--max-old-space-size=3072"},
+                             mounts=env.mounts)
     if proc.timed_out:
-        return CheckRun(checker, (), proc, f"{checker} was killed after the {proc.seconds:.0f} s wall timeout")
+        return CheckRun(checker, (), proc, f"{checker} was killed after the {proc.seconds:.0f} s wall timeout", tool)
     if checker == "pyright":
         parsed = parse_pyright(proc.stdout, proc.root)
         if parsed is None or proc.returncode not in (0, 1):
@@ -202,8 +235,8 @@ def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...]
     # tsc 5 exits 2 and tsc 7 exits 1 when it reports errors; anything else non-zero without errors is a crash.
     if proc.returncode != 0 and not diags:
         tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
-        return CheckRun(checker, (), proc, f"tsc failed (exit {proc.returncode}): {tail}")
-    return CheckRun(checker, tuple(diags), proc)
+        return CheckRun(checker, (), proc, f"tsc failed (exit {proc.returncode}): {tail}", tool)
+    return CheckRun(checker, tuple(diags), proc, tool=tool)
 
 
 def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> list[tuple[Diagnostic, bool]]:
@@ -236,14 +269,18 @@ def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> lis
     return result
 
 
-def run_base_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None) -> CheckRun:
+def run_base_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None,
+                     env: ProjectEnv | None = None) -> CheckRun:
     """`run_checker` on a base tree, through the base cache (successful runs only)."""
-    extra = {"tsc": str(tsc_path())}
+    env = env or ProjectEnv()
+    chosen = tsc_for(tree, env) if checker == "tsc" else None
+    extra = {"tsc": str(tsc_path()) if chosen is None else " ".join([*chosen[0], chosen[1]]),
+             "mounts": [m.to_json() for m in env.mounts]}
     target = checker if files is None else checker + "\n" + "\n".join(files)
     hit = cache_get(tree, "typecheck", target, policy, extra)
     if isinstance(hit, list):
-        return CheckRun(checker, tuple(Diagnostic(*d) for d in hit), None)
-    run = run_checker(tree, checker, policy, files)
+        return CheckRun(checker, tuple(Diagnostic(*d) for d in hit), None, tool=chosen[1] if chosen else "")
+    run = run_checker(tree, checker, policy, files, env)
     if not run.problem:
         rows = [[d.file, d.line, d.col, d.code, d.message] for d in run.diagnostics]
         cache_put(tree, "typecheck", target, policy, rows, extra)

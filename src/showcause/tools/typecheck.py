@@ -80,12 +80,12 @@ class TypecheckTool:
         # With no error on head nothing can be new: the base check is needed only when head has errors.
         # Eagerly it runs beside head (its result unused when head is clean); otherwise after it, if needed.
         with ThreadPoolExecutor(max_workers=2 * len(checkers)) as pool:
-            early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy, files[c]) for c in checkers} \
+            early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy, files[c], ctx.env) for c in checkers} \
                 if ctx.eager_base else {}
-            heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy, files[c]), checkers))
+            heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy, files[c], ctx.env), checkers))
             need_base = [c for c, h in zip(checkers, heads, strict=True) if h.diagnostics and not h.problem]
             bases = {c: (early[c].result() if c in early else
-                         run_base_checker(snap.base, c, ctx.policy, _base_scope(snap.base, c, h, files[c])))
+                         run_base_checker(snap.base, c, ctx.policy, _base_scope(snap.base, c, h, files[c]), ctx.env))
                      for c, h in zip(checkers, heads, strict=True) if c in need_base}
         if scope:
             lines.append(f"typecheck: pyright checked the {len(scope)} Python files the change can affect "
@@ -107,6 +107,7 @@ class _Report:
         self.lines, self.shown, self.artifacts, self.ok = lines, list[Shown](), list[Artifact](), True
 
     def add(self, checker: str, head: CheckRun, base: CheckRun | None, diff: Diff, where: str, tail: str) -> None:
+        checker = f"{checker} ({head.tool})" if head.tool else checker   # which one ran, and its version
         if head.problem:
             self.ok = False
             self.lines.append(f"typecheck {checker}: {head.problem}")
