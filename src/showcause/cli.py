@@ -196,11 +196,20 @@ def cases_prepare(
 
     try:
         paths = find_cases(cases_dir)
-        for path in paths:
-            held = service.prepare_case(path)
-            typer.echo(f"ok   {path.name:<40} {'; '.join(held) or 'holds its own trees'}")
     except ShowcauseError as exc:
         _fail(exc.message, exit_status(exc))
+        return
+    failed = 0
+    for path in paths:   # one case that cannot be had does not stop the others
+        try:
+            held = service.prepare_case(path)
+        except ShowcauseError as exc:
+            failed += 1
+            typer.echo(f"FAIL {path.name:<40} {exc.message}")
+            continue
+        typer.echo(f"ok   {path.name:<40} {'; '.join(held) or 'holds its own trees'}")
+    if failed:
+        _fail(f"{failed} of {len(paths)} case(s) could not be prepared")
 
 
 @cases_app.command("verify")

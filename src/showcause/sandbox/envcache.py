@@ -35,8 +35,11 @@ def _folder(kind: str, pins: tuple[str, ...]) -> Path:
 
 def _run(argv: list[str], what: str) -> None:
     try:
+        # The user's own environment (HOME, proxies, CA bundles, registry settings): pip and npm need their
+        # configuration to reach the registry; they start outside any reviewed tree, with a safe PATH.
+        env = {**os.environ, **host_env(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=_INSTALL_TIMEOUT_S, cwd=HOST_CWD,
-                              env={**host_env(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}, stdin=subprocess.DEVNULL)
+                              env=env, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as exc:
         raise InputError(f"{what} failed: {exc}") from exc
     if proc.returncode != 0:

@@ -290,12 +290,14 @@ def relative_to_package(project: JsProject, file: str) -> str:
     return file[len(project.dir) + 1:] if project.dir else file
 
 
-def runner_command(tree: Path, env: ProjectEnv, project: JsProject, entry: str, args: list[str], *,
-                   node_flags: tuple[str, ...] = (), extra_env: dict[str, str] | None = None) -> Command:
-    """node on the runner's own script `entry` (``jest/bin/jest.js``) as the project installed it, in the
-    package's directory; a Command that says so, and runs nothing, when the runner is not installed."""
-    runner = entry.split("/", 1)[0]
-    found = installed(tree, env, project.dir, entry)
+def runner_command(tree: Path, env: ProjectEnv, project: JsProject, entry: str | tuple[str, ...], args: list[str],
+                   *, node_flags: tuple[str, ...] = (), extra_env: dict[str, str] | None = None) -> Command:
+    """node on the runner's own script `entry` (``jest/bin/jest.js``; several: the first installed, as a
+    runner's versions name it differently) as the project installed it, in the package's directory; a
+    Command that says so, and runs nothing, when the runner is not installed."""
+    entries = (entry,) if isinstance(entry, str) else entry
+    runner = entries[0].split("/", 1)[0]
+    found = next((f for f in (installed(tree, env, project.dir, e) for e in entries) if f is not None), None)
     if found is None:
         return Command([], {}, problem=f"{runner} is not installed in node_modules ({project.why}): run npm ci")
     node = which("node") or "/usr/bin/node"

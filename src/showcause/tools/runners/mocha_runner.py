@@ -168,7 +168,8 @@ class MochaRunner:
         only = [] if has_special(file) else ["--ignore", f"!{{root}}/{file}"]
         args = ["--reporter", "{out}/_mocha_report.cjs", "--no-parallel", "--exit",
                 f"--timeout={1000 * policy.process.test_timeout_s}", *only, f"{{root}}/{file}"]
-        return runner_command(tree, env, project, "mocha/bin/mocha.js", args,
+        # mocha 10 ships bin/mocha.js; mocha 9 and older bin/mocha.
+        return runner_command(tree, env, project, ("mocha/bin/mocha.js", "mocha/bin/mocha"), args,
                               extra_env={"SHOWCAUSE_REPORT": "{out}/mocha.jsonl"})
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
