@@ -128,7 +128,7 @@ def _loosened(rule: str, value: Any) -> Any:
 _RULED = [(s, n, tightening(f)) for s, m in SECTIONS.items() for n, f in m.model_fields.items()]
 
 
-@pytest.mark.parametrize(("section", "name", "rule"), [r for r in _RULED if r[2] != "any"])
+@pytest.mark.parametrize(("section", "name", "rule"), [r for r in _RULED if r[2] not in ("any", "never")])
 def test_a_repository_may_not_loosen(section: str, name: str, rule: str) -> None:
     default = load_policy()
     value = getattr(getattr(default, section), name)
@@ -144,7 +144,26 @@ def test_a_repository_may_tighten_name_a_level_and_change_discovery() -> None:
                            "review": {"blindness_warn": 0.0}})
     tighter_only(default, tighter, "repo")
     tighter_only(default, load_policy({"process": {"isolation": "unshare"}}), "repo")
-    assert {r for _, _, r in _RULED} == {"lower", "higher", "subset", "safe level", "any"}
+    assert {r for _, _, r in _RULED} == {"lower", "higher", "subset", "safe level", "any", "never"}
+
+
+@pytest.mark.parametrize(("section", "name"), [(s, n) for s, n, r in _RULED if r == "never"])
+def test_a_repository_may_not_set_a_key_of_the_user(section: str, name: str) -> None:
+    assert (section, name) == ("sandbox", "python")
+    with pytest.raises(InputError, match=r"repo: \[sandbox\] python may not be set by the repository: it chooses "
+                                         r"which host directories are bound into the sandbox \(use --python"):
+        tighter_only(load_policy(), load_policy({section: {name: "/usr/bin/python3"}}), "repo")
+
+
+def test_a_sandbox_table_of_its_own_keys_is_that_section_beside_the_others(tmp_path: Path) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[process]\ntimeout_s = 30.0\n\n[sandbox]\npython = "/opt/py/bin/python"\n', encoding="utf-8")
+    loaded = load_policy(config)
+    assert (loaded.process.timeout_s, loaded.sandbox.python) == (30.0, "/opt/py/bin/python")
+    config.write_text('[sandbox]\npython = "~/venv"\n\n[sandbox.process]\ntimeout_s = 20.0\n', encoding="utf-8")
+    assert (load_policy(config).process.timeout_s, load_policy(config).sandbox.python) == (20.0, "~/venv")
+    with pytest.raises(InputError, match=r"\[sandbox\] python must be an absolute path"):
+        load_policy({"sandbox": {"python": "venv/bin/python"}})
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -18,6 +18,8 @@ __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
 
 def _tighter(rule: Tighten, old: Any, new: Any) -> bool:
+    if rule == "never":
+        return False
     if rule == "any":
         return True
     if rule == "subset":
@@ -33,6 +35,10 @@ def tighter_only(loose: Policy, strict: Policy, origin: str) -> None:
         before, after = getattr(loose, section), getattr(strict, section)
         for name, field in model.model_fields.items():
             old, new = getattr(before, name), getattr(after, name)
+            if old != new and tightening(field) == "never":
+                raise InputError(f"{origin}: [{section}] {name} may not be set by the repository: it chooses which "
+                                 f"host directories are bound into the sandbox (use --{name} or your own "
+                                 "--config)")
             if old != new and not _tighter(tightening(field), old, new):
                 raise InputError(f"{origin}: {name} may only be tightened by the repository ({old!r} -> {new!r})")
 
@@ -63,8 +69,13 @@ def load_policy(*overrides: Path | Mapping[str, Any]) -> Policy:
         doc = _read_toml(item) if isinstance(item, Path) else item
         origin = str(item) if isinstance(item, Path) else "config"
         wrapped = doc.get("sandbox")
-        if isinstance(wrapped, Mapping):
-            policy = policy.merged(wrapped, origin, table="sandbox")
+        own = SECTIONS["sandbox"].model_fields
+        if isinstance(wrapped, Mapping) and not all(k in own and not isinstance(v, Mapping)
+                                                    for k, v in wrapped.items()):
+            # Every section under one [sandbox] table; the keys of the section named `sandbox` stay its own.
+            mine = {k: v for k, v in wrapped.items() if k in own and not isinstance(v, Mapping)}
+            sections = {k: v for k, v in wrapped.items() if k not in mine}
+            policy = policy.merged({**sections, **({"sandbox": mine} if mine else {})}, origin, table="sandbox")
         else:
             policy = policy.merged(doc, origin)
     return policy

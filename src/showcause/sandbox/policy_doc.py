@@ -22,7 +22,7 @@ __all__ = ["configuration_markdown", "main", "policy_toml"]
 
 _MODEL = "src/showcause/sandbox/policy_model.py"
 _MAY = {"lower": "lower it", "higher": "raise it", "subset": "drop names", "safe level": "name `bwrap` or `unshare`",
-        "any": "change it"}
+        "any": "change it", "never": "not set it (only `--python` or your own `--config`)"}
 _KIND = {int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}
 
 
@@ -112,7 +112,8 @@ keeps its earlier value; a list replaces the earlier list whole):
 ## The files
 
 In either file the sections go at top level (`[process]`), or all under one `[sandbox]` table
-(`[sandbox.process]`; the file's other tables are then not read). A key only ever sets the key of that name
+(`[sandbox.process]`; the file's other tables are then not read); a `[sandbox]` table holding only keys
+of the `[sandbox]` section (`python`) is that section. A key only ever sets the key of that name
 in its own section: `timeout_s` under `[search]` is the ripgrep timeout and never the process timeout under
 `[process]`. These are refused with exit 2 (`INVALID_INPUT`), the message naming the file, the section and
 the key: an unknown section or key, a key outside a section or under another section (the message says
@@ -132,13 +133,16 @@ timeout_s = 30.0     # tests and type checkers
 
 def _repository_keys() -> str:
     """Which keys a repository's config may change, and how: generated from the model's tightening rules."""
-    rules: dict[str, list[str]] = {rule: [] for rule in ("higher", "subset", "safe level", "any", "lower")}
+    rules: dict[str, list[str]] = {rule: [] for rule in ("higher", "subset", "safe level", "any", "lower", "never")}
     for section, model in SECTIONS.items():
         for name, field in model.model_fields.items():
             rules[tightening(field)].append(f"`[{section}] {name}`")
     lines = ["A repository's `.showcause.toml` may change:", ""]
     lines += [f"- {'every other key' if rule == 'lower' else ', '.join(keys)}: {_MAY[rule]}"
-              for rule, keys in rules.items() if keys]
+              for rule, keys in rules.items() if keys and rule != "never"]
+    if rules["never"]:
+        lines += ["", f"It may not set {', '.join(rules['never'])}: that names host directories bound into the "
+                      "sandbox, which only the user chooses (a repository that sets it is refused, exit 2)."]
     return "\n".join(lines)
 
 

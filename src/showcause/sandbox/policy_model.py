@@ -19,10 +19,12 @@ from showcause.core.errors import InputError
 from showcause.sandbox.levels import LEVELS
 
 __all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
-           "ReviewSection", "SearchSection", "SymbolsSection", "TestsSection", "Tighten", "tightening"]
+           "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection", "TestsSection", "Tighten",
+           "tightening"]
 
-# How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise.
-Tighten = Literal["lower", "higher", "subset", "safe level", "any"]
+# How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise;
+# "never": the key is the user's alone (it names host paths the sandbox shows).
+Tighten = Literal["lower", "higher", "subset", "safe level", "any", "never"]
 
 
 def _tighten(rule: Tighten, choices: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -161,7 +163,28 @@ class TestsSection(_Section):
 
     discover: tuple[str, ...] = Field(
         default=("tests/test_*.py", "tests/**/test_*.py", "test/*.test.js", "test/**/*.test.js", "test/*.test.mjs"),
-        strict=False, **_tighten("any"), description="Globs of the allowlist discovery, relative to the root.")
+        strict=False, **_tighten("any"), description=(
+            "Globs of the allowlist discovery, relative to the root, for runners with no collection of their own "
+            "(node --test). Python tests are the files pytest itself collects; the `.py` globs here stand in only "
+            "where pytest's collection fails as a whole."))
+
+
+class SandboxSection(_Section):
+    """The project's own environment the sandboxed processes use (docs/sandbox.md)."""
+
+    python: str = Field(default="", **_tighten("never"), description=(
+        "The interpreter (or virtualenv directory) tests and pyright run with, an absolute path; it and its "
+        "installation are bound read-only into the sandbox. `--python` wins over it. Empty: the active "
+        "VIRTUAL_ENV, else the repository's `.venv` or `venv` when it holds `bin/python`, else showcause's own. "
+        "Only the user's `--config` may set it, never a repository: it names host directories the sandbox "
+        "shows."))
+
+    @field_validator("python")
+    @classmethod
+    def _absolute(cls, value: str) -> str:
+        if value and not value.startswith(("/", "~/")):
+            raise ValueError("must be an absolute path (or start with ~/)")
+        return value
 
 
 class Policy(BaseModel):
@@ -177,6 +200,7 @@ class Policy(BaseModel):
     review: ReviewSection = Field(default_factory=ReviewSection, description=ReviewSection.__doc__)
     symbols: SymbolsSection = Field(default_factory=SymbolsSection, description=SymbolsSection.__doc__)
     tests: TestsSection = Field(default_factory=TestsSection, description=TestsSection.__doc__)
+    sandbox: SandboxSection = Field(default_factory=SandboxSection, description=SandboxSection.__doc__)
 
     def merged(self, doc: Mapping[str, Any], origin: str, *, table: str = "") -> Policy:
         """A copy with the sections of a policy document applied, e.g. `{"process": {"timeout_s": 30.0}}`.
