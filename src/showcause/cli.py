@@ -43,6 +43,9 @@ DiffOpt = Annotated[Path | None, typer.Option("--diff", help="A patch applied to
 BaseOpt = Annotated[str | None, typer.Option("--base", help="Git ref of the base tree (with --repo).")]
 HeadOpt = Annotated[str | None, typer.Option("--head", help="Git ref of the head tree (with --repo).")]
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="A TOML file overriding the sandbox policy.")]
+PythonOpt = Annotated[Path | None, typer.Option(
+    "--python", help="The project's interpreter or virtualenv for tests and pyright (default: the active "
+                     "VIRTUAL_ENV, else the repository's .venv or venv, else showcause's own).")]
 IsolationOpt = Annotated[str | None, typer.Option(
     "--isolation", help="auto (default: bubblewrap, else unshare; both hide the host), bwrap, unshare, or none "
                         "(no isolation: only for code you trust; every report then says so).")]
@@ -80,7 +83,7 @@ def tools_run(
     tool: Annotated[str, typer.Argument(help="Tool name (see `showcause tools list`).")],
     args: Annotated[str, typer.Option("--args", help="Tool arguments as a JSON object.")] = "{}",
     case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
-    config: ConfigOpt = None, isolation: IsolationOpt = None,
+    config: ConfigOpt = None, isolation: IsolationOpt = None, python: PythonOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the ledger record as JSON.")] = False,
 ) -> None:
     """Run one tool on the head tree of a snapshot and print what a model would see.
@@ -91,7 +94,8 @@ def tools_run(
     try:
         service.check_tool(tool)
         call = service.run_tool(ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head), tool,
-                                service.parse_tool_args(args), config=config, isolation=isolation)
+                                service.parse_tool_args(args), config=config, isolation=isolation,
+                                python=python)
     except ShowcauseError as exc:
         _fail(exc.message, exit_status(exc))
         return
@@ -123,7 +127,7 @@ def _write_output(text: str, output: Path | None) -> None:
 @app.command("review")
 def review(
     case: CaseOpt = None, repo: RepoOpt = None, diff: DiffOpt = None, base: BaseOpt = None, head: HeadOpt = None,
-    config: ConfigOpt = None, isolation: IsolationOpt = None,
+    config: ConfigOpt = None, isolation: IsolationOpt = None, python: PythonOpt = None,
     mode: Annotated[str | None, typer.Option("--mode", help="Review mode (see `showcause modes`); default "
                                              "mechanical, or evidence_gate with --model.")] = None,
     model: Annotated[str | None, typer.Option("--model", help="provider:model, e.g. openai:gpt-5-mini, "
@@ -149,8 +153,8 @@ def review(
     With --decision: exit 0 for any completed verdict, 1 only with --fail-on, 2 bad input, 3 failed review.
     """
     if decision is not None:
-        if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan)):
-            _fail("--decision takes no --case, --repo, --diff, --base, --head, --task or --plan")
+        if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan, python)):
+            _fail("--decision takes no --case, --repo, --diff, --base, --head, --task, --plan or --python")
         if output is not None and not output.parent.is_dir():
             _fail(f"--output directory {output.parent} does not exist")
         try:
@@ -171,7 +175,7 @@ def review(
         result = service.review_change(
             ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head),
             ReviewOptions(mode=mode, model=model, base_url=base_url, config=config, isolation=isolation, task=task,
-                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak))
+                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak, python=python))
     except ShowcauseError as exc:
         _fail(exc.message, exit_status(exc))
         return

@@ -9,11 +9,15 @@ environment's.
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from showcause.sandbox.mounts import Mount
+from showcause.sandbox.pyenv import project_python
 
-__all__ = ["ProjectEnv"]
+__all__ = ["ProjectEnv", "resolve_env"]
 
 
 @dataclass(frozen=True)
@@ -26,3 +30,25 @@ class ProjectEnv:
     # Directories of the tree (relative) on the tests' import path, as a case's `checks.env.pythonpath` says.
     pythonpath: tuple[str, ...] = field(default_factory=tuple)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    packages: str = ""                      # a digest of what is installed for `python` ("" for showcause's own)
+
+    @property
+    def own(self) -> bool:
+        """showcause's own interpreter and packages (a project's node_modules may still be bound)."""
+        return self.python == sys.executable
+
+    def cache_key(self) -> dict[str, Any]:
+        """What a cached base result run in this environment depends on."""
+        return {"python": self.python, "mounts": [m.to_json() for m in self.mounts], "packages": self.packages,
+                "pythonpath": list(self.pythonpath)}
+
+
+def resolve_env(source: Path | None, *, python: Path | None = None, configured: str = "", isolation: str = "auto",
+                environ: Mapping[str, str] | None = None, extra: Sequence[Mount] = ()) -> ProjectEnv:
+    """The environment of one review of `source` (the repository's directory, None for a case folder):
+    `python` is `--python`, `configured` the user's `[sandbox] python`, `isolation` the policy's level;
+    `extra`: more binds (the repository's node_modules, `nodeenv`). Raises InputError (exit 2) for a
+    `--python` or `[sandbox] python` that is not an interpreter."""
+    found = project_python(source, explicit=python, configured=configured, environ=environ, isolation=isolation)
+    return ProjectEnv(python=found.python, origin=found.origin, mounts=(*extra, *found.mounts), notes=found.notes,
+                      packages=found.packages)

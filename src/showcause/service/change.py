@@ -38,7 +38,8 @@ class ChangeSource:
 @dataclass(frozen=True)
 class ReviewOptions:
     """How to review. ``task``/``plan`` given here win over a case's own; ``eager_base`` lets the probes
-    start base-tree checks speculatively (off where many reviews share the cores)."""
+    start base-tree checks speculatively (off where many reviews share the cores); ``python`` names the
+    project's interpreter."""
 
     mode: str | None = None
     model: str | None = None
@@ -50,6 +51,7 @@ class ReviewOptions:
     blindness_warn: float | None = None
     blindness_leak: float | None = None
     eager_base: bool = True
+    python: Path | None = None     # the project's interpreter (`--python`); None: found as docs/sandbox.md says
 
 
 def default_mode(model: str | None, input_kind: InputKind = CODE_CHANGE) -> str:
@@ -71,7 +73,7 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
                     else f"{snap.label}: base and head are the same")
             raise InputError(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
                              "--head REF)")
-        ctx = tool_context(snap, options.config, isolation=options.isolation)
+        ctx = tool_context(snap, options.config, isolation=options.isolation, python=options.python)
         ctx.eager_base = options.eager_base
         request = ReviewRequest.from_case_input(snap.case.task if snap.case else {}, task=options.task,
                                                 plan=options.plan, model=options.model,

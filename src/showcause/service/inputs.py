@@ -8,7 +8,7 @@ from showcause.core.errors import InputError
 from showcause.sandbox.envcache import case_env
 from showcause.sandbox.nodeenv import node_mounts
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
-from showcause.sandbox.projectenv import ProjectEnv
+from showcause.sandbox.projectenv import resolve_env
 from showcause.snapshot import Snapshot, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
 
@@ -41,10 +41,11 @@ def with_isolation(policy: Policy, isolation: str | None) -> Policy:
 
 
 def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "head",
-                 isolation: str | None = None) -> ToolContext:
+                 isolation: str | None = None, python: Path | None = None) -> ToolContext:
     """The policy comes from the defaults, the BASE tree's .showcause.toml, then --config, then --isolation.
 
-    The head tree's config is never read: a change must not loosen the rules it is reviewed under.
+    The head tree's config is never read: a change must not loosen the rules it is reviewed under. The
+    project's environment (`python`: `--python`) is resolved once, here, for both trees.
     """
     policy: Policy = load_policy()
     repo_config = snapshot.base / PROJECT_CONFIG
@@ -60,11 +61,13 @@ def tool_context(snapshot: Snapshot, config: Path | None = None, side: str = "he
                              config)
     policy = with_isolation(policy, isolation)
     case = snapshot.case
-    # The repository's installed node_modules, bound read-only for both trees (decided from directory entries);
-    # a case brings the environment it pins instead.
-    env = ProjectEnv(mounts=node_mounts(snapshot.source, (snapshot.base, snapshot.head)))
+    # The project's interpreter and the repository's installed node_modules, bound read-only for both trees
+    # (decided from files and directory entries); a case brings the environment it pins instead.
+    env = resolve_env(snapshot.source, python=python, configured=policy.sandbox.python,
+                      isolation=policy.process.isolation,
+                      extra=node_mounts(snapshot.source, (snapshot.base, snapshot.head)))
     ctx = ToolContext(snapshot=snapshot, policy=policy, side=side, tests=case.tests if case else (),
                       typecheck=case.typecheck if case else "auto", env=env)
-    if case is not None and case.env:
+    if case is not None and case.env:   # a real-world case's prepared environment is the one it declares
         ctx.env = case_env(case.env.pip, case.env.npm, case.env.pythonpath)
     return ctx

@@ -68,6 +68,7 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
         meta["isolation"] = available_isolation(ctx.policy)
         if meta["isolation"] == "none":
             meta["warnings"].append(UNSANDBOXED_WARNING)
+        meta["warnings"] += list(ctx.env.notes)   # what the project's environment could not do here
         answer = judge.judge(request, ledger)
         refused = next((c for c in ledger.calls if c.error == SandboxUnavailable.code), None)
         if refused is not None:

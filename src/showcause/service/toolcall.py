@@ -27,10 +27,10 @@ def parse_tool_args(text: str) -> dict[str, Any]:
 
 
 def run_tool(source: ChangeSource, name: str, args: Any, *, config: Path | None = None,
-             isolation: str | None = None) -> ToolCall:
+             isolation: str | None = None, python: Path | None = None) -> ToolCall:
     """One call on the head tree, recorded as a ledger would record it (refused arguments give ``ok`` false;
     a call no sandbox could run gives ``error`` SANDBOX_UNAVAILABLE)."""
     check_tool(name)
     with open_snapshot(case=source.case, repo=source.repo, diff=source.diff, base=source.base,
                        head=source.head) as snap:
-        return Ledger(tool_context(snap, config, isolation=isolation)).call(name, args)
+        return Ledger(tool_context(snap, config, isolation=isolation, python=python)).call(name, args)

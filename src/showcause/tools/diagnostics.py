@@ -198,13 +198,13 @@ def _inside(tree: Path, diags: list[Diagnostic]) -> list[Diagnostic]:
 def run_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None,
                 env: ProjectEnv | None = None) -> CheckRun:  # long: pyright's and tsc's command, then each parse
     """Run the checker over `tree` (or, for pyright, only over `files`: the others cannot change), with the
-    project's installed packages (`env`) bound read-only."""
+    project's installed packages (`env`) bound read-only; pyright resolves imports through its interpreter."""
     renamed: dict[str, str] = {}
     env = env or ProjectEnv()
     tool = ""
     with fresh_copy(tree) as dirs:
         if checker == "pyright":
-            argv = [*_pyright_argv(), "--outputjson", "--pythonpath", sys.executable]
+            argv = [*_pyright_argv(), "--outputjson", "--pythonpath", env.python]
             if files is not None:
                 present = [f for f in files if (tree / f).is_file()]
                 if not present:
@@ -271,11 +271,11 @@ def match_new(head: list[Diagnostic], base: list[Diagnostic], diff: Diff) -> lis
 
 def run_base_checker(tree: Path, checker: str, policy: Policy, files: tuple[str, ...] | None = None,
                      env: ProjectEnv | None = None) -> CheckRun:
-    """`run_checker` on a base tree, through the base cache (successful runs only)."""
+    """`run_checker` on a base tree, through the base cache (successful runs only; keyed by the environment)."""
     env = env or ProjectEnv()
     chosen = tsc_for(tree, env) if checker == "tsc" else None
     extra = {"tsc": str(tsc_path()) if chosen is None else " ".join([*chosen[0], chosen[1]]),
-             "mounts": [m.to_json() for m in env.mounts]}
+             **env.cache_key()}
     target = checker if files is None else checker + "\n" + "\n".join(files)
     hit = cache_get(tree, "typecheck", target, policy, extra)
     if isinstance(hit, list):

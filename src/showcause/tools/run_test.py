@@ -112,8 +112,7 @@ class RunTestTool:
             shown.append(Shown(file, None, line, test=o.test))
         summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         head_line = f"run_test {label}: {summary} on head; isolation {head.proc.isolation}"
-        if head.problem:
-            head_line += f"; {head.problem}"
+        head_line += "".join(f"; {x}" for x in (head.about, head.problem) if x)   # which pytest ran; what went wrong
         if base_run is not None and base_run.problem:
             head_line += f"; base run: {base_run.problem}"
         return ToolOutput(text="\n".join([head_line, *lines]), shown=shown, artifacts=artifacts,

@@ -11,7 +11,7 @@ from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, available_isolation, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
 from showcause.tools.basecache import cache_get, cache_put
-from showcause.tools.runners.base import Runner, TestOutcome, TestRun, merge_procs
+from showcause.tools.runners.base import Runner, TestOutcome, TestRun, describe_run, group_key, merge_procs
 from showcause.tools.runners.globs import discover_tests, glob_to_regex
 from showcause.tools.runners.registry import RUNNERS, runner_for
 
@@ -19,12 +19,17 @@ __all__ = ["TestOutcome", "TestRun", "allowed_tests", "discover_tests", "glob_to
            "split_test_id"]
 
 
-def allowed_tests(tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-    """Every test file of `tree` that its own runner would run: each runner's discovery, kept for the
-    runner that claims the file."""
+def allowed_tests(tree: Path, policy: Policy, env: ProjectEnv, *, base: bool = False) -> list[str]:
+    """Every test file of `tree` that its own runner would run: each runner's discovery (pytest's own
+    collection, in the sandbox), kept for the runner that claims the file. `base`: through the base cache."""
+    hit = cache_get(tree, "allowlist", "", policy, env.cache_key()) if base else None
+    if isinstance(hit, list) and all(isinstance(f, str) for f in hit):
+        return hit
     found: set[str] = set()
     for runner in RUNNERS.entries():
         found.update(f for f in runner.discover(tree, policy, env) if runner_for(tree, f) is runner)
+    if base:
+        cache_put(tree, "allowlist", "", policy, sorted(found), env.cache_key())
     return sorted(found)
 
 
@@ -55,7 +60,8 @@ def _charge_killed(outcomes: list[TestOutcome], targets: list[str], proc: ProcRe
 
 def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
     """The processes the targets take: each with its runner (one per file for a per-file runner; one for
-    all targets of a runner that takes many), in the order the targets came."""
+    all targets of a runner that takes many, or per project of a runner that has several in one tree: pytest's
+    monorepo packages), in the order the targets came."""
     groups: dict[tuple[str, str], tuple[Runner, list[str]]] = {}
     for target in targets:
         file = target.split("::", 1)[0]
@@ -63,7 +69,7 @@ def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
         if runner is None:
             raise ToolArgumentError(f"{file}: no test runner for this file type (pytest for .py, "
                                     "node --test, jest, vitest or mocha for JavaScript)")
-        key = (runner.name, file if runner.per_file else "")
+        key = (runner.name, file if runner.per_file else group_key(runner, tree, file))
         groups.setdefault(key, (runner, []))[1].append(target)
     return list(groups.values())
 
@@ -80,6 +86,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
     procs: list[ProcResult] = []
     unstarted: list[str] = []
     started: list[str] = []
+    about = ""
     with fresh_copy(tree) as dirs:
         for runner, group in groups:
             cmd = runner.command(tree, group, policy, env)
@@ -92,6 +99,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
                                        memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
                                        address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd))
             outcomes += runner.read(dirs.out, group)
+            about = about or describe_run(runner, dirs.out, env)
     problems = list(dict.fromkeys(unstarted))
     if not procs:
         return TestRun((), _unstarted(policy), "; ".join(problems), unstarted=True)
@@ -102,7 +110,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
         problems.append(f"no test results (exit {proc.returncode}): {' | '.join(tail)[:400]}")
-    return TestRun(tuple(outcomes), proc, "; ".join(problems), unstarted=bool(unstarted))
+    return TestRun(tuple(outcomes), proc, "; ".join(problems), unstarted=bool(unstarted), about=about)
 
 
 def _unstarted(policy: Policy) -> ProcResult:
@@ -115,7 +123,7 @@ def run_base_tests(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv
     """`run_tests` on a base tree, through the base cache (complete runs only)."""
     test = "\n".join(tests)
     env = env or ProjectEnv()
-    extra = {"python": env.python, "mounts": [m.to_json() for m in env.mounts]}
+    extra = env.cache_key()
     hit = cache_get(tree, "run_tests", test, policy, extra)
     if isinstance(hit, dict) and isinstance(hit.get("outcomes"), list):
         proc = ProcResult(argv=(), returncode=int(hit["returncode"]), stdout="", stderr="", timed_out=False,

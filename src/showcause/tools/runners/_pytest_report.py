@@ -1,18 +1,28 @@
 """pytest plugin loaded inside the sandbox: one JSON line per test outcome, written as tests finish.
 
-Written line by line (not at session end) so that a run killed by the timeout still reports what ran.
+Written line by line (not at session end) so that a run killed by the timeout still reports what ran. Test
+ids are made relative to the copy's root (``SHOWCAUSE_ROOT``), whatever directory pytest took as its rootdir
+(a monorepo package's own). With ``SHOWCAUSE_COLLECTED`` set, the files pytest collected are written there;
+``pytest.json`` beside the report says which pytest ran and whether it was showcause's (appended to sys.path
+by the run's sitecustomize) or the project's own.
 """
 
 import json
 import os
+import platform
 
 _PATH = os.environ.get("SHOWCAUSE_REPORT", "")
+_ROOT = os.environ.get("SHOWCAUSE_ROOT", "")
+_COLLECTED = os.environ.get("SHOWCAUSE_COLLECTED", "")
 _seen = {}
+_prefix = [""]
 
 
 def _emit(nodeid, outcome, message):
     if not _PATH:
         return
+    if nodeid and not nodeid.startswith("<"):
+        nodeid = _prefix[0] + nodeid
     with open(_PATH, "a", encoding="utf-8") as fh:
         fh.write(json.dumps({"id": nodeid, "outcome": outcome, "message": message[:400]}) + "\n")
 
@@ -24,6 +34,43 @@ def _message(report):
     text = getattr(report, "longreprtext", "") or ""
     lines = [ln for ln in text.strip().splitlines() if ln.strip()]
     return lines[-1].strip() if lines else ""
+
+
+def _relative(path):
+    rel = os.path.relpath(str(path), _ROOT) if _ROOT else str(path)
+    return "" if rel == "." or rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def pytest_load_initial_conftests(early_config, parser, args):
+    # pytest-timeout, the project's own when its environment has it (loaded by its entry point), else the
+    # module the run's sitecustomize makes importable: registered before the command line is parsed, so
+    # `--timeout` is known.
+    manager = early_config.pluginmanager
+    if not (manager.has_plugin("timeout") or manager.has_plugin("pytest_timeout")):
+        manager.import_plugin("pytest_timeout")
+
+
+def pytest_configure(config):
+    root = getattr(config, "rootpath", None) or getattr(config, "rootdir", "")
+    rel = _relative(root)
+    _prefix[0] = rel + "/" if rel else ""
+    if not _PATH:
+        return
+    import pytest
+
+    mine = os.path.join(os.path.dirname(os.path.abspath(_PATH)), "_showcause_pytest") + os.sep
+    info = {"pytest": str(getattr(pytest, "__version__", "?")), "python": platform.python_version(),
+            "injected": os.path.abspath(pytest.__file__).startswith(mine)}
+    with open(os.path.join(os.path.dirname(_PATH), "pytest.json"), "w", encoding="utf-8") as fh:
+        json.dump(info, fh)
+
+
+def pytest_collection_finish(session):
+    if not _COLLECTED:
+        return
+    files = {_relative(getattr(item, "path", None) or item.fspath) for item in session.items}
+    with open(_COLLECTED, "a", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(f) + "\n" for f in sorted(files) if f)
 
 
 def pytest_collectreport(report):

@@ -10,7 +10,7 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult
 
-__all__ = ["Command", "Runner", "TestOutcome", "TestRun", "merge_procs"]
+__all__ = ["Command", "Runner", "TestOutcome", "TestRun", "describe_run", "group_key", "merge_procs"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class TestRun:
     proc: ProcResult
     problem: str = ""  # why nothing usable came back (crash, timeout, missing runner)
     unstarted: bool = False   # some targets never ran (their runner is not installed)
+    about: str = ""    # which runner ran, from which environment (a runner's optional `describe`)
 
     @property
     def complete(self) -> bool:
@@ -89,3 +90,20 @@ def merge_procs(procs: list[ProcResult]) -> ProcResult:
                       stderr="".join(p.stderr for p in procs)[-100_000:], timed_out=any(p.timed_out for p in procs),
                       truncated=any(p.truncated for p in procs), isolation=first.isolation,
                       seconds=sum(p.seconds for p in procs), root=first.root, out=first.out)
+
+
+# Optional parts of a runner, outside the protocol (runners without them keep working):
+#   project(tree, file) -> str: the project a file belongs to, for a runner that takes many targets in one
+#       process but has several projects in one tree (pytest's monorepo packages): one process per project
+#   describe(out, env) -> str: which runner and environment ran, for the output line
+
+def group_key(runner: Runner, tree: Path, file: str) -> str:
+    project = getattr(runner, "project", None)
+    key = project(tree, file) if callable(project) else ""
+    return key if isinstance(key, str) else ""
+
+
+def describe_run(runner: Runner, out: Path, env: ProjectEnv) -> str:
+    describe = getattr(runner, "describe", None)
+    text = describe(out, env) if callable(describe) else ""
+    return text if isinstance(text, str) else ""

@@ -1,8 +1,11 @@
-"""pytest, with showcause's reporter plugin writing one JSON row per outcome."""
+"""pytest, in the project's environment, with showcause's reporter plugin writing one JSON row per outcome.
+
+The allowlist is what pytest itself collects (`pytest_collect`); each monorepo package's tests run in its
+own directory (`project`), and every test id is relative to the repository root.
+"""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import ClassVar
 
@@ -10,9 +13,13 @@ from showcause.core import jsonsafe
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Command, TestOutcome
-from showcause.tools.runners.globs import discover_tests
+from showcause.tools.runners.pytest_collect import Collection, collect
+from showcause.tools.runners.pytest_projects import project_of
+from showcause.tools.runners.pytest_support import about_run, prepare_out, pytest_argv, pytest_env
 
 __all__ = ["PytestRunner", "read_pytest_report", "requested"]
+
+_MISSING = ("ModuleNotFoundError", "No module named")
 
 
 def requested(test: str, targets: list[str]) -> bool:
@@ -46,21 +53,34 @@ class PytestRunner:
     def claims(self, tree: Path, file: str) -> bool:
         return True
 
+    def collect(self, tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
+        """pytest's collection of `tree`: its test files, and the files (or projects) that failed to collect."""
+        return collect(tree, policy, env)
+
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-        return discover_tests(tree, tuple(g for g in policy.tests.discover if g.endswith(self.suffixes)))
+        return list(collect(tree, policy, env).files)
+
+    def project(self, tree: Path, file: str) -> str:
+        """The project a test file runs in (one process per project): a monorepo package, or the root ("")."""
+        return project_of(tree, file)
 
     def prepare(self, out: Path) -> None:
-        shutil.copy(Path(__file__).with_name("_pytest_report.py"), out / "_pytest_report.py")
+        prepare_out(out)
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
-        argv = [env.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "pytest_timeout", "-p",
-                "_pytest_report", "-q", "--rootdir={root}", f"--timeout={policy.process.test_timeout_s}",
-                "-o", "console_output_style=classic", "--", *targets]
-        # Only the plugins named here load: the harness's own environment must not shape the project's tests
-        # (and skipping entry-point discovery halves pytest's start-up).
-        path = ":".join(["{out}", *(f"{{root}}/{p}" for p in env.pythonpath)])
-        return Command(argv, {"SHOWCAUSE_REPORT": "{out}/report.jsonl", "PYTHONPATH": path,
-                              "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+        # In the project's directory (all targets share it: `project`), with absolute targets. A file that
+        # fails to collect is its own error row; the other targets still run.
+        argv = pytest_argv(env, policy, "--continue-on-collection-errors", "--", *(f"{{root}}/{t}" for t in targets))
+        return Command(argv, pytest_env(env), cwd=self.project(tree, targets[0].split("::", 1)[0]))
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return [o for o in read_pytest_report(out) if requested(o.test, targets)]
+
+    def describe(self, out: Path, env: ProjectEnv) -> str:
+        """Which pytest ran, from which environment; and, when a test could not import a module, that nothing
+        is installed during a review."""
+        about = about_run(out, env)
+        if about and any(m in o.message for o in read_pytest_report(out) for m in _MISSING):
+            about += ("; a module the tests import is not installed in that environment (nothing is installed "
+                      "during a review: name an environment that has it with --python)")
+        return about

@@ -1,0 +1,121 @@
+"""The Python allowlist: the test files pytest itself collects, asked in the sandbox with the project's environment.
+
+pytest's own settings decide (`testpaths`, `python_files`, `rootdir`, conftest.py, pytest.ini, pyproject's
+`[tool.pytest.ini_options]`, setup.cfg's `[tool:pytest]`, tox.ini's `[pytest]`), and unittest classes are
+collected as pytest collects them. Each project of the tree (`pytest_projects`: the root and every monorepo
+package with pytest settings of its own) is collected in its own directory; a package's files are left out
+of the root's collection. Where a project's collection fails as a whole (a config pytest refuses, a
+conftest that does not import), the policy's `.py` globs stand in for it, so its tests still run and show
+the failure.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from showcause.core import jsonsafe
+from showcause.core.errors import ToolArgumentError
+from showcause.sandbox.paths import normalize_relpath
+from showcause.sandbox.policy import Policy
+from showcause.sandbox.projectenv import ProjectEnv
+from showcause.sandbox.runner import ProcResult, run_sandboxed
+from showcause.sandbox.workspace import fresh_copy
+from showcause.tools.runners.base import TestOutcome
+from showcause.tools.runners.globs import discover_tests
+from showcause.tools.runners.pytest_projects import find_projects
+from showcause.tools.runners.pytest_support import prepare_out, pytest_argv, pytest_env
+
+__all__ = ["Collection", "collect"]
+
+_MAX_FILES = 100_000
+_SKIP_WALK = {".git", "node_modules", "__pycache__"}
+
+
+@dataclass(frozen=True)
+class Collection:
+    files: tuple[str, ...]               # the test files pytest collects, relative to the root
+    errors: tuple[TestOutcome, ...]      # files that failed to collect, and projects whose collection failed
+
+
+def _has_python(tree: Path) -> bool:
+    for _dirpath, dirnames, filenames in os.walk(tree):
+        dirnames[:] = [d for d in dirnames if d not in _SKIP_WALK]
+        if any(f.endswith(".py") for f in filenames):
+            return True
+    return False
+
+
+def _test_file(tree: Path, raw: object) -> str | None:
+    """A collected file as a path of the tree: a regular file reached through no symlink (the list is written
+    by the code under test's process, so each row is checked)."""
+    try:
+        rel = normalize_relpath(raw)
+    except ToolArgumentError:
+        return None
+    if not rel.endswith(".py"):
+        return None
+    parts = rel.split("/")
+    if any((tree / "/".join(parts[:i])).is_symlink() for i in range(1, len(parts) + 1)):
+        return None
+    return rel if (tree / rel).is_file() else None
+
+
+def _rows(path: Path) -> list[object]:
+    if not path.is_file():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines()[:_MAX_FILES]:
+        try:
+            out.append(jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES))
+        except ValueError:
+            continue
+    return out
+
+
+def _errors(out: Path) -> list[TestOutcome]:
+    rows = [r for r in _rows(out / "report.jsonl") if isinstance(r, dict) and r.get("outcome") == "error"]
+    return [TestOutcome(str(r.get("id")), "error", str(r.get("message", ""))[:400]) for r in rows]
+
+
+def _failed_whole(proc: ProcResult, files: list[str], errors: list[TestOutcome]) -> bool:
+    # pytest: 0 collected, 1 some errors, 5 nothing to collect; anything else (2 interrupted, 3 internal
+    # error, 4 usage error, a kill) with nothing collected is a collection that did not happen.
+    return not files and not errors and (proc.timed_out or proc.returncode not in (0, 1, 5))
+
+
+def _fallback(tree: Path, project: str, nested: list[str], policy: Policy) -> list[str]:
+    globs = tuple(g for g in policy.tests.discover if g.endswith(".py"))
+    found = discover_tests(tree / project if project else tree, globs)
+    files = [f"{project}/{f}" if project else f for f in found]
+    return [f for f in files if not any(f.startswith(n + "/") for n in nested)]
+
+
+def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
+    """pytest's collection of every project of `tree` (nothing when the tree holds no Python file)."""
+    if not _has_python(tree):
+        return Collection((), ())
+    projects = find_projects(tree)
+    files: set[str] = set()
+    errors: list[TestOutcome] = []
+    with fresh_copy(tree) as dirs:
+        for project in projects:
+            nested = [p for p in projects if p != project and (not project or p.startswith(project + "/"))]
+            prepare_out(dirs.out)
+            argv = pytest_argv(env, policy, "--collect-only", *(f"--ignore={{root}}/{n}" for n in nested))
+            proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                                 memory_mb=policy.process.test_memory_mb, mounts=env.mounts, cwd=project,
+                                 env=pytest_env(env, SHOWCAUSE_COLLECTED="{out}/collected.jsonl"))
+            found = [f for f in (_test_file(tree, r) for r in _rows(dirs.out / "collected.jsonl")) if f]
+            failed = _errors(dirs.out)
+            if _failed_whole(proc, found, failed):
+                tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
+                why = "timed out" if proc.timed_out else f"exit {proc.returncode}"
+                errors.append(TestOutcome(project or "<collection>", "error",
+                                          f"pytest's collection failed ({why}): {tail}"))
+                found = _fallback(tree, project, nested, policy)
+            files.update(found)
+            errors += failed
+            files.update(f for f in (_test_file(tree, e.test.split("::", 1)[0]) for e in failed) if f)
+    return Collection(tuple(sorted(files)), tuple(errors))
