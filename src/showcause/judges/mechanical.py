@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from showcause.analysis.arity import ArityMismatch, arity_changes
+from showcause.analysis.depfiles import dependency_edits
 from showcause.analysis.retired import RetiredName
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact
@@ -138,6 +139,21 @@ def probe_claims(probes: Probes) -> list[Claim]:
     return [c for c in found if c is not None]
 
 
+def _dependency_claim(snapshot: Snapshot, calls: list[ToolCall]) -> Claim | None:
+    """Base and head ran in one environment: a change to the dependencies is a WARNING, never verified."""
+    edits = dependency_edits(snapshot)
+    if not edits:
+        return None
+    listed = ", ".join(edits[:_MAX_LISTED]) + (f" and {len(edits) - _MAX_LISTED} more" if len(edits) > _MAX_LISTED
+                                               else "")
+    return Claim(claim=f"The change edits dependencies ({listed}); tests and type checks ran in the same environment "
+                       "for base and head, so head's new or changed dependencies are not installed and what uses "
+                       "them is not verified.", severity="low", location=edits[0].split(" (", 1)[0],
+                 evidence_refs=[c.id for c in calls if c.tool in ("run_test", "typecheck")],
+                 result="unable_to_verify", verdict="WARNING",
+                 fix="Install head's dependencies into an environment and review again with --python PATH.")
+
+
 def run_probes(ledger: Ledger) -> Probes:
     """Differential tests, differential typecheck, and a search for every retired name, in the ledger."""
     ctx = ledger.ctx
@@ -181,8 +197,8 @@ class MechanicalJudge:
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         p = run_probes(ledger)
         claims = [*probe_claims(p), *(_arity_claim(call, found) for call, found in p.arity),
-                  *(c for c in (_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls)
-                    if c is not None)]
+                  *(c for c in (*(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls),
+                                _dependency_claim(ledger.ctx.snapshot, p.calls)) if c is not None)]
         problems = [c for c in p.calls if not c.ok]
         if problems:
             ids = [c.id for c in problems]
