@@ -7,6 +7,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      │    └── ModelRequired             MODEL_REQUIRED
      ├── ToolArgumentError              TOOL_ARGUMENT_REFUSED
      ├── SandboxUnavailable             SANDBOX_UNAVAILABLE
+     ├── ProbeUnrunnable                PROBE_UNRUNNABLE
      ├── BudgetExceeded                 BUDGET_EXCEEDED
      ├── BlindnessLeak                  BLINDNESS_LEAK
      ├── DuplicateName                  DUPLICATE_NAME        also a ValueError
@@ -50,6 +51,7 @@ __all__ = [
     "MalformedResponseError",
     "ModelRequired",
     "OutputTruncatedError",
+    "ProbeUnrunnable",
     "ProviderError",
     "ProviderHTTPError",
     "ProviderNetworkError",
@@ -106,6 +108,17 @@ class SandboxUnavailable(ShowcauseError):
     """
 
     code = "SANDBOX_UNAVAILABLE"
+
+
+class ProbeUnrunnable(ShowcauseError):
+    """The tests or the type checker could not run to an outcome: no evidence, so never a pass.
+
+    Tests that exist but gave no passed or failed result on the base tree (a module missing from both
+    trees, the runner not installed, every test erroring), or a type checker that failed. The message
+    names the first error and the fix.
+    """
+
+    code = "PROBE_UNRUNNABLE"
 
 
 class BudgetExceeded(ShowcauseError):
@@ -208,6 +221,7 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     ModelRequired.code: EXIT_BAD_INPUT,
     ToolArgumentError.code: EXIT_BAD_INPUT,
     SandboxUnavailable.code: EXIT_INCONCLUSIVE,
+    ProbeUnrunnable.code: EXIT_INCONCLUSIVE,
     BudgetExceeded.code: EXIT_INCONCLUSIVE,
     BlindnessLeak.code: EXIT_INCONCLUSIVE,
     DuplicateName.code: EXIT_INCONCLUSIVE,

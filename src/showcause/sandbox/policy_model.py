@@ -159,7 +159,8 @@ class SymbolsSection(_Section):
 
 
 class TestsSection(_Section):
-    """Which tests run_test may run when a case does not list its tests."""
+    """Which tests run_test may run when a case does not list its tests, and how often a suspected regression
+    is re-run."""
 
     discover: tuple[str, ...] = Field(
         default=("tests/test_*.py", "tests/**/test_*.py", "test/*.test.js", "test/**/*.test.js", "test/*.test.mjs"),
@@ -167,6 +168,13 @@ class TestsSection(_Section):
             "Globs of the allowlist discovery, relative to the root, for runners with no collection of their own "
             "(node --test). Python tests are the files pytest itself collects; the `.py` globs here stand in only "
             "where pytest's collection fails as a whole."))
+
+    test_reruns: int = Field(default=2, ge=0, description=(
+        "Re-runs, on each tree, of a test that failed on head and passed on base, before it can block: it is a "
+        "regression only if it failed every run on head and passed every run on base; a test whose outcome "
+        "differs between runs of one tree is flaky (a WARNING). With 2, a test failing half the time at random "
+        "blocks at most 1 review in 64: 3 failures on head and 3 passes on base, (1/2)^6. 0: one run each. A "
+        "repository's config may only lower it."))
 
 
 class SandboxSection(_Section):
