@@ -47,7 +47,8 @@ def test_run_json_record(case: Path):
     rec = json.loads(proc.stdout)
     assert set(rec) == {"id", "tool", "args", "ok", "output", "artifacts", "ms", "isolation", "results"}
     assert rec["id"] == "T1" and rec["tool"] == "run_test" and rec["ok"] is True and rec["isolation"] == AUTO_LEVEL
-    assert rec["results"][0] == {"test": "tests/test_ops.py::test_add", "head": "failed", "base": "passed"}
+    assert rec["results"][0] == {"test": "tests/test_ops.py::test_add", "head": "failed", "base": "passed",
+                                 "runs": {"head": ["failed"] * 3, "base": ["passed"] * 3}}
     assert rec["artifacts"][0]["type"] == "test_regression" and rec["artifacts"][0]["tool_call"] == "T1"
     assert rec["output"].startswith("T1 run_test")
 

@@ -38,7 +38,10 @@ def ledger(snap: Snapshot) -> Ledger:
 def test_run_test_marks_regressions_against_base(py_snap: Snapshot):
     call = ledger(py_snap).call("run_test", {"test": "tests/test_ops.py"})
     assert call.ok and call.id == "T1" and call.output.startswith("T1 run_test tests/test_ops.py")
-    assert call.results == [{"test": "tests/test_ops.py::test_add", "head": "failed", "base": "passed"},
+    # Failing on head and passing on base, it was re-run twice on each tree (`[tests] test_reruns`) before it
+    # counted as broken by the change.
+    assert call.results == [{"test": "tests/test_ops.py::test_add", "head": "failed", "base": "passed",
+                             "runs": {"head": ["failed"] * 3, "base": ["passed"] * 3}},
                             {"test": "tests/test_ops.py::test_scale", "head": "passed", "base": None}]
     assert [(a.type, a.file, a.detail) for a in call.artifacts] == [
         ("test_regression", "tests/test_ops.py", "tests/test_ops.py::test_add: failed")]
@@ -100,8 +103,10 @@ def test_typecheck_lazy_base_checks_only_the_files_with_head_errors(tmp_path):
 
 def test_run_test_node(js_snap: Snapshot):
     call = ledger(js_snap).call("run_test", {"test": "test/math.test.js"})
-    assert call.results == [{"test": "test/math.test.js::mul by zero", "head": "failed", "base": "passed"},
-                            {"test": "test/math.test.js::mul multiplies", "head": "failed", "base": "passed"}]
+    runs = {"head": ["failed"] * 3, "base": ["passed"] * 3}
+    assert call.results == [
+        {"test": "test/math.test.js::mul by zero", "head": "failed", "base": "passed", "runs": runs},
+        {"test": "test/math.test.js::mul multiplies", "head": "failed", "base": "passed", "runs": runs}]
     assert len(call.artifacts) == 2
 
 

@@ -15,7 +15,9 @@ from showcause.service.inputs import open_snapshot, tool_context
 from showcause.tools.pyright_config import configured_files
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
-CONFIG = '[project]\nname = "m"\n\n[tool.pyright]\ninclude = ["src"]\nexclude = ["src/m/vendored"]\n'
+# The tests run too (pytest finds `m` under src/): tests that cannot import the project are no evidence.
+CONFIG = ('[project]\nname = "m"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'
+          '[tool.pyright]\ninclude = ["src"]\nexclude = ["src/m/vendored"]\n')
 BASE = {
     "pyproject.toml": CONFIG,
     "src/m/__init__.py": "",

@@ -19,6 +19,7 @@ from showcause.core.errors import (
     EXIT_STATUS,
     InputError,
     Interrupted,
+    ProbeUnrunnable,
     SandboxUnavailable,
     ShowcauseError,
     exit_status,
@@ -89,7 +90,8 @@ def tools_run(
     """Run one tool on the head tree of a snapshot and print what a model would see.
 
     Exit 0 when the call ran (refused arguments included: `ok` is false), 2 bad input, 3 when the call could
-    not run because no sandbox that hides the host works here (SANDBOX_UNAVAILABLE).
+    not run because no sandbox that hides the host works here (SANDBOX_UNAVAILABLE), or because the tests or
+    the type checker could not run to any outcome (PROBE_UNRUNNABLE).
     """
     try:
         service.check_tool(tool)
@@ -103,8 +105,8 @@ def tools_run(
         typer.echo(json.dumps(call.to_json(), indent=2, ensure_ascii=False))
     else:
         typer.echo(call.output)
-    if call.error == SandboxUnavailable.code:
-        raise typer.Exit(EXIT_STATUS[SandboxUnavailable.code])
+    if call.error in (SandboxUnavailable.code, ProbeUnrunnable.code):
+        raise typer.Exit(EXIT_STATUS[call.error])
 
 
 def _write_output(text: str, output: Path | None) -> None:

@@ -14,12 +14,14 @@ from pydantic import ValidationError
 
 from showcause.analysis.retired import Retirement, dangling_artifacts
 from showcause.core import jsonsafe
-from showcause.core.errors import SandboxUnavailable, ToolArgumentError
+from showcause.core.errors import ProbeUnrunnable, SandboxUnavailable, ToolArgumentError
 from showcause.core.records import ToolCall
 from showcause.tools.base import ToolContext, ToolOutput
 from showcause.tools.registry import get_tool
 
-__all__ = ["Ledger"]
+__all__ = ["UNRUNNABLE", "Ledger"]
+
+UNRUNNABLE = "could not run: "    # what a call that raised PROBE_UNRUNNABLE says before the reason
 
 
 def _explain(exc: ValidationError) -> str:
@@ -92,6 +94,8 @@ class Ledger:
         self.tools = frozenset(tools) if tools is not None else None   # None: every registered tool
         self._numbering = _Numbering()
         self._record_lock = threading.Lock()
+        # Facts about what the review could not check (no tests found), said in every output format.
+        self.notes: list[str] = []
 
     def view(self, side: str, tools: Iterable[str]) -> Ledger:
         """A ledger over another tree of the same snapshot, limited to `tools`, that shares this record.
@@ -109,6 +113,7 @@ class Ledger:
     def _sharing(self, ctx: ToolContext, tools: Iterable[str] | None) -> Ledger:
         other = Ledger(ctx, tools)
         other.calls, other._numbering, other._record_lock = self.calls, self._numbering, self._record_lock
+        other.notes = self.notes
         return other
 
     def retirement(self) -> Retirement:
@@ -165,6 +170,11 @@ class Ledger:
         except SandboxUnavailable as exc:
             # No sandbox that hides the host: the call runs nothing, and says why and how to fix it.
             out = ToolOutput(text=f"{name}: refused: {exc.message}", ok=False)
+            error = exc.code
+        except ProbeUnrunnable as exc:
+            # The tests or the checker could not run to any outcome: a failed call that says why and the fix
+            # (the probes of a review turn it into an INCONCLUSIVE result).
+            out = ToolOutput(text=f"{name}: {UNRUNNABLE}{exc.message}", ok=False)
             error = exc.code
         except (OSError, RuntimeError, ValueError) as exc:
             # A tool that fails is a failed call in the ledger, not a failed review.

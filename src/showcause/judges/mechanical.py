@@ -18,8 +18,9 @@ from showcause.analysis.retired import RetiredName
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact
 from showcause.core.claims import Claim, FinalAnswer
+from showcause.core.errors import ProbeUnrunnable, SandboxUnavailable
 from showcause.core.records import ToolCall
-from showcause.evidence.ledger import Ledger
+from showcause.evidence.ledger import UNRUNNABLE, Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.contract import ModeSpec
 from showcause.snapshot import Snapshot
@@ -27,7 +28,9 @@ from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
 from showcause.tools.selection import affected_tests
 
-__all__ = ["MechanicalJudge", "Probes", "probe_claims", "run_probes"]
+__all__ = ["NO_TESTS", "MechanicalJudge", "Probes", "probe_claims", "run_probes"]
+
+NO_TESTS = "no tests found: only types and references were checked"
 
 _MAX_NAMES = 8        # retired names searched per review
 _MAX_LISTED = 3       # artifacts spelled out per claim
@@ -154,10 +157,38 @@ def _dependency_claim(snapshot: Snapshot, calls: list[ToolCall]) -> Claim | None
                  fix="Install head's dependencies into an environment and review again with --python PATH.")
 
 
+def _flaky_claim(call: ToolCall) -> Claim | None:
+    """Tests whose outcome differed between runs of one tree: never evidence against the change, but said."""
+    rows = [r for r in call.results or [] if r.get("flaky") and isinstance(r.get("runs"), dict)]
+    if call.tool != "run_test" or not rows:
+        return None
+    listed = "; ".join(f"{r['test']} (head: {', '.join(r['runs']['head'])}; base: {', '.join(r['runs']['base'])})"
+                       for r in rows[:_MAX_LISTED])
+    more = f" (and {len(rows) - _MAX_LISTED} more)" if len(rows) > _MAX_LISTED else ""
+    return Claim(claim=f"Flaky tests, their outcome differing between runs of the same tree: {listed}{more}. "
+                       "They do not show that the change broke anything, nor that it did not.", severity="low",
+                 location=str(rows[0]["test"]).split("::", 1)[0], evidence_refs=[call.id, str(rows[0]["test"])],
+                 result="unable_to_verify", verdict="WARNING",
+                 fix="Make the tests deterministic, or check by hand what they test.")
+
+
+def _unrunnable(calls: list[ToolCall]) -> None:
+    """A probe that could not run to any outcome leaves the review without its evidence: INCONCLUSIVE, never a
+    pass (a refused sandbox is left to the review, which says so with its own code)."""
+    if any(c.error == SandboxUnavailable.code for c in calls):
+        return
+    failed = next((c for c in calls if c.error == ProbeUnrunnable.code), None)
+    if failed is not None:
+        raise ProbeUnrunnable(failed.output.split(UNRUNNABLE, 1)[-1])
+
+
 def run_probes(ledger: Ledger) -> Probes:
-    """Differential tests, differential typecheck, and a search for every retired name, in the ledger."""
+    """Differential tests, differential typecheck, and a search for every retired name, in the ledger.
+    Raises ProbeUnrunnable when the tests or the type checker could not run to any outcome."""
     ctx = ledger.ctx
     tests, why_tests = affected_tests(ctx)
+    if not tests:
+        ledger.notes.append(NO_TESTS)
     # One call per runner: Python tests share one pytest process, JavaScript files one call.
     py = [t for t in tests if t.endswith(".py")]
     js = [t for t in tests if not t.endswith(".py")]
@@ -173,6 +204,7 @@ def run_probes(ledger: Ledger) -> Probes:
         calls = ledger.call_many(probes, workers=2)
         retirement = retiring.result()
         mismatches = fitting.result()
+    _unrunnable(calls)
     names = sorted(retirement.names.values(), key=lambda r: (-r.head_count, r.name))[:_MAX_NAMES]
     by_function: dict[str, list[ArityMismatch]] = {}
     for m in mismatches:
@@ -197,14 +229,16 @@ class MechanicalJudge:
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
         p = run_probes(ledger)
         claims = [*probe_claims(p), *(_arity_claim(call, found) for call, found in p.arity),
-                  *(c for c in (*(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls),
+                  *(c for c in (*(_flaky_claim(x) for x in p.calls),
+                                *(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls),
                                 _dependency_claim(ledger.ctx.snapshot, p.calls)) if c is not None)]
         problems = [c for c in p.calls if not c.ok]
         if problems:
             ids = [c.id for c in problems]
             claims.append(Claim(claim=f"Some probes could not run ({', '.join(ids)}); their evidence is missing.",
                                 severity="low", evidence_refs=ids, result="unable_to_verify", verdict="WARNING"))
-        summary = (f"Mechanical probes: {len(p.tests)} test file(s) ({p.why_tests}), "
+        tested = f"{len(p.tests)} test file(s) ({p.why_tests})" if p.tests else NO_TESTS
+        summary = (f"Mechanical probes: {tested}, "
                    f"{'typecheck' if any(c.tool == 'typecheck' for c in p.calls) else 'no typecheck'}, "
                    f"{len(p.names)} retired name(s) searched"
                    + (f", {len(p.arity)} function(s) with callers that no longer fit" if p.arity else "")

@@ -8,7 +8,7 @@ from showcause.core.claims import MAX_CLAIMS
 from showcause.core.records import GatedClaim
 from showcause.core.result import ReviewResult
 
-__all__ = ["claim_location", "dropped_note", "from_probes", "one_line"]
+__all__ = ["claim_location", "dropped_note", "from_probes", "notes", "one_line"]
 
 _LOC = re.compile(r"^(?P<file>[^:\s]+?)(?::(?P<line>\d+))?(?::\d+)?$")
 
@@ -21,6 +21,12 @@ def claim_location(c: GatedClaim) -> tuple[str, int | None] | None:
     if m and not m["file"].startswith(("/", "..")):
         return m["file"], int(m["line"]) if m["line"] else None
     return None
+
+
+def notes(result: ReviewResult) -> list[str]:
+    """What the review could not check (`meta.notes`, e.g. no tests found): said in every format."""
+    found = result.meta.get("notes")
+    return [str(n) for n in found] if isinstance(found, list) else []
 
 
 def one_line(text: str, limit: int = 300) -> str:

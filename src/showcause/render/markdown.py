@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, dropped_note, from_probes, one_line
+from showcause.render.common import claim_location, dropped_note, from_probes, notes, one_line
 
 __all__ = ["render_markdown"]
 
@@ -15,7 +15,8 @@ _STATUS = {"validated": "validated — blocks", "downgraded": "downgraded to war
 def render_markdown(result: ReviewResult) -> str:
     # What a reader must know before the verdict (an unsandboxed run) is the first line of the comment.
     warned = "".join(f"> ⚠️ **{one_line(w, 600)}**\n>\n" for w in result.meta.get("warnings", []))
-    return warned + _body(result)
+    said = "".join(f"\n_Note: {one_line(n, 600)}._\n" for n in notes(result))
+    return warned + _body(result) + said
 
 
 def _body(result: ReviewResult) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from showcause.core.result import ReviewResult
 from showcause.core.version import __version__
-from showcause.render.common import claim_location, one_line
+from showcause.render.common import claim_location, notes, one_line
 
 __all__ = ["render_sarif"]
 
@@ -23,11 +23,12 @@ _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def _invocation(result: ReviewResult) -> dict[str, Any]:
     """Whether the review ran, and the run-level warnings (an unsandboxed run) where SARIF viewers show them."""
-    notes = [{"level": "warning", "message": {"text": w}} for w in result.meta.get("warnings", [])]
+    said = [{"level": "warning", "message": {"text": w}} for w in result.meta.get("warnings", [])]
+    said += [{"level": "note", "message": {"text": n}} for n in notes(result)]
     if result.error:
-        notes.append({"level": "error", "message": {"text": f"{result.error['code']}: {result.error['message']}"},
-                      "descriptor": {"id": result.error["code"]}})
-    return {"executionSuccessful": result.verdict != "INCONCLUSIVE", "toolExecutionNotifications": notes}
+        said.append({"level": "error", "message": {"text": f"{result.error['code']}: {result.error['message']}"},
+                     "descriptor": {"id": result.error["code"]}})
+    return {"executionSuccessful": result.verdict != "INCONCLUSIVE", "toolExecutionNotifications": said}
 
 
 def render_sarif(result: ReviewResult) -> str:
@@ -61,6 +62,7 @@ def render_sarif(result: ReviewResult) -> str:
         "results": results,
         "invocations": [_invocation(result)],
         "properties": {"verdict": result.verdict, "mode": result.meta.get("mode"),
-                       "isolation": result.meta.get("isolation"), "warnings": result.meta.get("warnings", [])},
+                       "isolation": result.meta.get("isolation"), "warnings": result.meta.get("warnings", []),
+                       "notes": notes(result)},
     }]}
     return json.dumps(doc, indent=2) + "\n"

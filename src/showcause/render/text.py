@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, dropped_note, from_probes
+from showcause.render.common import claim_location, dropped_note, from_probes, notes
 
 __all__ = ["render_text"]
 
@@ -17,6 +17,7 @@ def render_text(result: ReviewResult) -> str:
            f"{result.summary}",
            f"mode {m.get('mode')}, {len(result.tool_calls)} tool calls, {m.get('seconds')} s, "
            f"isolation {m.get('isolation')}"]
+    out += [f"note: {n}" for n in notes(result) if n not in result.summary]
     if result.error:
         out.append(f"error {result.error['code']}: {result.error['message']}")
     for i, c in enumerate(result.claims, 1):

@@ -75,6 +75,8 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
             raise SandboxUnavailable(refused.output.split(": refused: ", 1)[-1])
     except ShowcauseError as exc:
         return _failed(exc, ledger, meta, started, ctx.snapshot.label)
+    if ledger.notes:
+        meta["notes"] = list(dict.fromkeys(ledger.notes))
     # The probes' claims beside the judge's (the floor), then the cap: evidence/settle.py.
     settled = settle(answer.answer.claims, answer.probe_claims, ledger.calls, source=answer.source,
                      already_dropped=answer.answer.claims_dropped)

@@ -1,7 +1,9 @@
 """Results on the base tree, cached by a content hash of that tree.
 
 CI reviews many changes against the same base: the base side of `run_test` and `typecheck` is then
-computed once. Only complete runs are stored (never a timeout or a crash). The key covers the tree's
+computed once. Only complete runs are stored (never a timeout or a crash); a test a later review finds
+flaky on that tree (`run_test` re-runs a suspected regression) is marked in the entry, and its stored pass
+is never served as a pass again. The key covers the tree's
 content, the target, the tool versions, the isolation level the run had and the whole policy in force.
 Entries are stored and served only at a level that hides the host: there the code under test cannot
 reach the cache (in the user's home) to poison later reviews.

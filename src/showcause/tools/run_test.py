@@ -1,7 +1,8 @@
-"""`run_test`: one allowlisted test file or test id, on head and — for anything not passing — on base."""
+"""`run_test`: allowlisted test files or test ids, on head and the same on base (`tools.differential`)."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
@@ -9,11 +10,11 @@ from pydantic import Field, field_validator
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.testexec import TestOutcome, allowed_tests, run_base_tests, run_tests, split_test_id
+from showcause.tools.differential import BAD, Comparison, Finding, compare, file_of, start_base
+from showcause.tools.testexec import TestRun, allowed_tests, run_tests, split_test_id
 
 __all__ = ["RunTestTool", "allowlist"]
 
-_BAD = ("failed", "error", "timeout")
 _MAX_TARGETS = 50
 
 
@@ -37,83 +38,111 @@ def allowlist(ctx: ToolContext) -> list[str]:
     return ctx.cache[key]
 
 
-def _base_outcome(test: str, file: str, base: list[TestOutcome] | None) -> str | None:
-    if base is None:
-        return None
-    for o in base:
-        if o.test == test:
-            return o.outcome
-    if test == file:  # a file-level error on head: compare with the whole file on base
-        outs = [o.outcome for o in base if o.test.startswith(file + "::")]
-        if outs:
-            return "passed" if all(x in ("passed", "skipped") for x in outs) else "failed"
-    return None
+_NOTE = {
+    "new": "[base: absent — new in this change]",
+    "unknown": "[base: unknown — the base run did not finish]",
+    "not-run": "[base: skipped — not run before this change]",
+}
+
+
+def _line(f: Finding) -> str:
+    if f.kind == "flaky" and f.runs:
+        earlier = " (on base: as an earlier review recorded)" if f.known else ""
+        return (f"FLAKY {f.test} [head: {', '.join(f.runs['head'])}; base: {', '.join(f.runs['base'])}{earlier} — "
+                "its outcome differs between runs of the same tree: not evidence against the change]")
+    if f.kind == "regression":
+        runs = (f" (failed all {len(f.runs['head'])} runs on head, passed all {len(f.runs['base'])} on base)"
+                if f.runs else "")
+        note = f"[base: passed — broken by this change]{runs}"
+    else:
+        note = _NOTE.get(f.kind, f"[base: {f.base} — already failing before this change]")
+    return f"{f.head.upper()} {f.test} {note}" + (f" — {f.message[:240]}" if f.message else "")
+
+
+def _artifact(f: Finding, line: str) -> Artifact:
+    # An error (a crash, a collection error, no result) says what it was: the outcome alone would not.
+    detail = f"{f.test}: {f.head}" + (f" — {' '.join(f.message.split())[:200]}" if f.head == "error" and f.message
+                                      else "")
+    return Artifact("test_regression", file_of(f.test), None, detail, line, subject=f.test)
+
+
+def _result(f: Finding | None, test: str, head: str) -> dict[str, Any]:
+    row: dict[str, Any] = {"test": test, "head": head, "base": f.base if f else None}
+    if f is not None and f.runs:
+        row["runs"] = f.runs
+    if f is not None and f.kind == "flaky":
+        row["flaky"] = True
+    return row
+
+
+def _head_line(label: str, cmp: Comparison, head: TestRun, base_targets: int) -> str:
+    counts: dict[str, int] = {}
+    for o in cmp.rows:
+        counts[o.outcome] = counts.get(o.outcome, 0) + 1
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "no tests"
+    line = f"run_test {label}: {summary} on head; isolation {head.proc.isolation}"
+    if cmp.base is not None:
+        line += f"; base ran the same {base_targets} target(s)" + (" (from the base cache)" if cmp.base.cached else "")
+    suspects = sum(1 for f in cmp.findings if f.runs and not f.known)
+    if cmp.reruns and suspects:
+        line += f"; {suspects} test(s) that failed on head and passed on base re-run {cmp.reruns}x on each tree"
+    line += "".join(f"; {x}" for x in (head.about, head.problem) if x)   # which pytest ran; what went wrong
+    if cmp.base is not None and cmp.base.run.problem:
+        line += f"; base run: {cmp.base.run.problem}"
+    return line
+
+
+def _targets(ctx: ToolContext, raw: list[str]) -> list[str]:
+    allowed = allowlist(ctx)
+    targets: list[str] = []
+    for item in raw:
+        file, name = split_test_id(item)
+        if file not in allowed:
+            names = ", ".join(allowed[:15]) + (" …" if len(allowed) > 15 else "")
+            raise ToolArgumentError(f"{file} is not an allowlisted test file; allowed: {names or 'none'}")
+        targets.append(f"{file}::{name}" if name else file)
+    return list(dict.fromkeys(targets))
 
 
 class RunTestTool:
     name: ClassVar[str] = "run_test"
     description: ClassVar[str] = (
-        "Run one allowlisted test file or test id in the sandbox on the changed tree (head); any test that "
-        "does not pass is also run on the original tree (base) to show whether the change broke it.")
+        "Run allowlisted test files or test ids in the sandbox on the changed tree (head) and the same ones on "
+        "the original tree (base); a test failing on head and passing on base is re-run on both before it "
+        "counts as broken by the change, and one whose outcome differs between runs is reported flaky.")
     Arguments: ClassVar[type[Args]] = RunTestArgs
     read_only: ClassVar[bool] = False   # it runs the repository's code (in the sandbox)
 
     def run(self, ctx: ToolContext, args: RunTestArgs) -> ToolOutput:  # type: ignore[override]
-        raw = [args.test] if isinstance(args.test, str) else args.test
-        allowed = allowlist(ctx)
-        targets: list[str] = []
-        for item in raw:
-            file, name = split_test_id(item)
-            if file not in allowed:
-                names = ", ".join(allowed[:15]) + (" …" if len(allowed) > 15 else "")
-                raise ToolArgumentError(f"{file} is not an allowlisted test file; allowed: {names or 'none'}")
-            targets.append(f"{file}::{name}" if name else file)
-        targets = list(dict.fromkeys(targets))
-        label = " ".join(targets)
-        head = run_tests(ctx.snapshot.head, targets, ctx.policy, env=ctx.env)
-        if head.problem and not head.outcomes:
-            return ToolOutput(text=f"run_test {label}: {head.problem}", ok=False, isolation=head.proc.isolation)
-        failing = [o for o in head.outcomes if o.outcome in _BAD]
-        # The base run repeats only what failed on head and exists on base.
-        base_targets = list(dict.fromkeys(
-            o.test for o in failing if (ctx.snapshot.base / split_test_id(o.test)[0]).is_file()))
-        base_run = run_base_tests(ctx.snapshot.base, base_targets, ctx.policy, ctx.env) if base_targets else None
-        base_outcomes = list(base_run.outcomes) if base_run and base_run.complete else None
+        asked = _targets(ctx, [args.test] if isinstance(args.test, str) else args.test)
+        label = " ".join(asked)
+        # A test file the change deleted has nothing to run: a deleted test is not a failure.
+        deleted = [t for t in asked if not (ctx.snapshot.head / file_of(t)).is_file()]
+        gone = [f"DELETED {t} [removed by this change: not run, not a failure]" for t in deleted]
+        targets = [t for t in asked if t not in deleted]
+        if not targets:
+            return ToolOutput(text="\n".join([f"run_test {label}: nothing to run on head", *gone]))
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            # Base runs the same targets; beside head for a single review (latency), after it otherwise.
+            early = pool.submit(start_base, ctx, targets) if ctx.eager_base else None
+            head = run_tests(ctx.snapshot.head, targets, ctx.policy, env=ctx.env)
+            base = early.result() if early is not None else start_base(ctx, targets)
+        cmp = compare(ctx, targets, head, base)
+        by_test = {f.test: f for f in cmp.findings}
         results: list[dict[str, Any]] = []
         lines: list[str] = []
         artifacts: list[Artifact] = []
         shown: list[Shown] = []
-        counts: dict[str, int] = {}
         # What did not pass comes first: a long list of passes must never push a failure out of the text.
-        for o in sorted(head.outcomes, key=lambda x: (x.outcome not in _BAD, x.outcome != "skipped", x.test)):
-            counts[o.outcome] = counts.get(o.outcome, 0) + 1
-            file = o.test.split("::", 1)[0]
-            on_base = (ctx.snapshot.base / file).is_file()
-            base = _base_outcome(o.test, file, base_outcomes) if o.outcome in _BAD else None
-            results.append({"test": o.test, "head": o.outcome, "base": base})
-            line = f"{o.outcome.upper()} {o.test}"
-            if o.outcome in _BAD:
-                new = base is None and (not on_base or base_outcomes is not None)
-                if base == "passed":
-                    line += " [base: passed — broken by this change]"
-                elif new:
-                    line += " [base: absent — new in this change]"
-                elif base is None:
-                    line += " [base: unknown — the base run did not finish]"
-                else:
-                    line += f" [base: {base} — already failing before this change]"
-                if o.message:
-                    line += f" — {o.message[:240]}"
-                # The artifact is a test the change made fail: passing on base, or new and failing.
-                if base == "passed" or new:
-                    artifacts.append(Artifact("test_regression", file, None, f"{o.test}: {o.outcome}", line,
-                                              subject=o.test))
+        for o in sorted(cmp.rows, key=lambda x: (x.outcome not in BAD, x.outcome != "skipped", x.test)):
+            f = by_test.get(o.test) if o.outcome in BAD else None
+            line = _line(f) if f is not None else f"{o.outcome.upper()} {o.test}"
+            results.append(_result(f, o.test, o.outcome))
+            if f is not None and f.kind in ("regression", "new"):
+                artifacts.append(_artifact(f, line))
             lines.append(line)
-            shown.append(Shown(file, None, line, test=o.test))
-        summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-        head_line = f"run_test {label}: {summary} on head; isolation {head.proc.isolation}"
-        head_line += "".join(f"; {x}" for x in (head.about, head.problem) if x)   # which pytest ran; what went wrong
-        if base_run is not None and base_run.problem:
-            head_line += f"; base run: {base_run.problem}"
-        return ToolOutput(text="\n".join([head_line, *lines]), shown=shown, artifacts=artifacts,
-                          isolation=head.proc.isolation, results=results, advice="run a single test id")
+            shown.append(Shown(file_of(o.test), None, line, test=o.test))
+        base_targets = sum(1 for t in targets if (ctx.snapshot.base / file_of(t)).is_file())
+        return ToolOutput(text="\n".join([_head_line(label, cmp, head, base_targets), *gone, *lines]), shown=shown,
+                          artifacts=artifacts, isolation=head.proc.isolation, results=results,
+                          advice="run a single test id")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from showcause.core.errors import ToolArgumentError
 from showcause.sandbox.paths import normalize_relpath
@@ -15,8 +18,8 @@ from showcause.tools.runners.base import Runner, TestOutcome, TestRun, describe_
 from showcause.tools.runners.globs import discover_tests, glob_to_regex
 from showcause.tools.runners.registry import RUNNERS, runner_for
 
-__all__ = ["TestOutcome", "TestRun", "allowed_tests", "discover_tests", "glob_to_regex", "run_base_tests", "run_tests",
-           "split_test_id"]
+__all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "discover_tests", "glob_to_regex", "mark_flaky",
+           "run_base_tests", "run_tests", "split_test_id"]
 
 
 def allowed_tests(tree: Path, policy: Policy, env: ProjectEnv, *, base: bool = False) -> list[str]:
@@ -119,20 +122,59 @@ def _unstarted(policy: Policy) -> ProcResult:
                       isolation=available_isolation(policy), seconds=0.0, root="", out="")
 
 
-def run_base_tests(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv | None = None) -> TestRun:
-    """`run_tests` on a base tree, through the base cache (complete runs only)."""
-    test = "\n".join(tests)
+@dataclass(frozen=True)
+class BaseRun:
+    """The base side of a comparison: the run, whether it came from the base cache, and the tests an earlier
+    review saw flaky on this tree (test id -> the outcomes of its runs)."""
+
+    run: TestRun
+    cached: bool = False
+    flaky: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _cache_args(tests: list[str], env: ProjectEnv) -> tuple[str, dict[str, Any]]:
+    return "\n".join(tests), env.cache_key()
+
+
+def _not_found(run: TestRun, targets: list[str]) -> list[str]:
+    """The test ids pytest refused as not found (a test new on head, asked for on base): it then runs nothing."""
+    text = run.proc.stdout + run.proc.stderr
+    return [t for t in targets if "::" in t and re.search(rf"not found: \S*{re.escape(t)}\s", text + "\n")]
+
+
+def run_base_tests(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv | None = None) -> BaseRun:
+    """`run_tests` on a base tree, through the base cache (complete runs only). A test id that does not exist
+    on base is left out and the rest run again: pytest runs nothing when one target is not found."""
     env = env or ProjectEnv()
-    extra = env.cache_key()
-    hit = cache_get(tree, "run_tests", test, policy, extra)
+    key, extra = _cache_args(tests, env)
+    hit = cache_get(tree, "run_tests", key, policy, extra)
     if isinstance(hit, dict) and isinstance(hit.get("outcomes"), list):
         proc = ProcResult(argv=(), returncode=int(hit["returncode"]), stdout="", stderr="", timed_out=False,
                           truncated=False, isolation=str(hit["isolation"]), seconds=0.0, root="", out="",
                           notes=("from the base cache",))
-        return TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc)
+        flaky = hit.get("flaky")
+        return BaseRun(TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc), True,
+                       {str(k): [str(x) for x in v] for k, v in flaky.items()} if isinstance(flaky, dict) else {})
     run = run_tests(tree, tests, policy, env=env)
+    absent = _not_found(run, tests) if not run.outcomes else []
+    if absent and len(absent) < len(tests):
+        run = run_tests(tree, [t for t in tests if t not in absent], policy, env=env)
     if run.complete:
-        cache_put(tree, "run_tests", test, policy, extra=extra, value={
-            "outcomes": [[o.test, o.outcome, o.message] for o in run.outcomes],
-            "returncode": run.proc.returncode, "isolation": run.proc.isolation})
-    return run
+        _store(tree, tests, policy, env, run, {})
+    return BaseRun(run)
+
+
+def _store(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv, run: TestRun,
+           flaky: dict[str, list[str]]) -> None:
+    key, extra = _cache_args(tests, env)
+    cache_put(tree, "run_tests", key, policy, extra=extra, value={
+        "outcomes": [[o.test, o.outcome, o.message] for o in run.outcomes],
+        "returncode": run.proc.returncode, "isolation": run.proc.isolation, "flaky": flaky})
+
+
+def mark_flaky(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv, base: BaseRun,
+               flaky: dict[str, list[str]]) -> None:
+    """Record in the base cache entry of `tests` that these tests' outcomes differ between runs of `tree`:
+    their pass is never served as a pass again."""
+    if flaky and base.run.complete:
+        _store(tree, tests, policy, env or ProjectEnv(), base.run, {**base.flaky, **flaky})

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from showcause.analysis.importgraph import dependents
 from showcause.core.artifacts import Artifact, Shown
+from showcause.core.errors import ProbeUnrunnable
 from showcause.snapshot.diff import Diff
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
@@ -95,6 +96,10 @@ class TypecheckTool:
             isolation = head.proc.isolation if head.proc else isolation
             where = " in those files" if checker == "pyright" and checker not in early else ""
             out.add(checker, head, bases.get(checker), snap.diff, where, f"; isolation {isolation}")
+        if out.problems:
+            # A checker that could not run is no evidence either way: never a pass (PROBE_UNRUNNABLE).
+            raise ProbeUnrunnable(f"typecheck {'; '.join(out.problems)} — the type check is part of the "
+                                  "evidence: fix what the checker reports (a checker not installed: make setup)")
         ok, shown, artifacts = out.ok, out.shown, out.artifacts
         return ToolOutput(text="\n".join(lines), ok=ok, shown=shown, artifacts=artifacts, isolation=isolation,
                           advice="new errors are listed first")
@@ -105,12 +110,14 @@ class _Report:
 
     def __init__(self, lines: list[str]) -> None:
         self.lines, self.shown, self.artifacts, self.ok = lines, list[Shown](), list[Artifact](), True
+        self.problems: list[str] = []    # a checker that did not run on head, or on base when head has errors
 
     def add(self, checker: str, head: CheckRun, base: CheckRun | None, diff: Diff, where: str, tail: str) -> None:
         checker = f"{checker} ({head.tool})" if head.tool else checker   # which one ran, and its version
         if head.problem:
             self.ok = False
             self.lines.append(f"typecheck {checker}: {head.problem}")
+            self.problems.append(f"{checker}: {head.problem}")
             return
         if base is None:
             self.lines.append(f"typecheck {checker}: 0 errors on head{tail}")
@@ -120,6 +127,7 @@ class _Report:
             self.lines.append(f"typecheck {checker}: {len(head.diagnostics)} errors on head; base check failed "
                               f"({base.problem}), so none can be marked new")
             self.lines += [f"UNKNOWN {d.render()}" for d in head.diagnostics]
+            self.problems.append(f"{checker} on the original tree: {base.problem}")
             return
         marked = match_new(list(head.diagnostics), list(base.diagnostics), diff)
         n_new = sum(1 for _d, new in marked if new)

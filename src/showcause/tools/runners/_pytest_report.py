@@ -76,6 +76,8 @@ def pytest_collection_finish(session):
 def pytest_collectreport(report):
     if report.failed:
         _emit(report.nodeid or "<collection>", "error", _message(report))
+    elif report.skipped and report.nodeid:   # a module skipped as a whole still reports, as skipped
+        _emit(report.nodeid, "skipped", _message(report))
 
 
 def pytest_runtest_logreport(report):
