@@ -90,7 +90,8 @@ def test_the_repositorys_venv_catches_a_regression_and_keeps_a_correct_change(ve
     out = run_test_output(doc)
     assert "pytest 8.3.4 from the project's environment (python " in out and "the repository's .venv)" in out
     assert doc["tool_calls"][0]["results"] == [
-        {"test": AREA, "head": "failed", "base": "passed"},
+        {"test": AREA, "head": "failed", "base": "passed",
+         "runs": {"head": ["failed", "failed", "failed"], "base": ["passed", "passed", "passed"]}},
         {"test": "tests/test_shapes.py::test_the_packages_are_the_projects", "head": "passed", "base": None}]
     (repo / "shapes.py").write_text(EXTENDED, encoding="utf-8")
     code, doc = review("--repo", str(repo))
@@ -100,12 +101,13 @@ def test_the_repositorys_venv_catches_a_regression_and_keeps_a_correct_change(ve
 def test_without_an_environment_the_missing_package_is_the_tests_error(tmp_path: Path) -> None:
     repo = _project(tmp_path / "p", None)
     code, doc = review("--repo", str(repo))
-    out = run_test_output(doc)
-    assert "ERROR tests/test_shapes.py" in out and "ModuleNotFoundError: No module named 'inflection'" in out, out
-    assert f"pytest {SHOWCAUSE_PYTEST} from showcause's (python " in out and "showcause's own)" in out
-    assert "a module the tests import is not installed in that environment (nothing is installed during a review" \
-        in out
-    assert doc["tool_calls"][0]["results"][0]["head"] == "error" and code in (0, 1, 3)
+    # Nothing ran to an outcome on either tree: no evidence, so INCONCLUSIVE with the module, the interpreter
+    # that lacked it and the fix — never a KEEP.
+    assert (code, doc["verdict"], doc["error"]["code"]) == (3, "INCONCLUSIVE", "PROBE_UNRUNNABLE"), doc
+    message = doc["error"]["message"]
+    assert message.startswith("tests/test_shapes.py: ModuleNotFoundError: No module named 'inflection'"), message
+    assert f"(tests ran with pytest {SHOWCAUSE_PYTEST} from showcause's (python " in message
+    assert "run with --python PATH (the project's interpreter)" in message
 
 
 def test_python_wins_over_virtual_env_which_wins_over_the_repositorys_venv(venvs: dict[str, Path],

@@ -174,8 +174,9 @@ def _check_runnable(head: list[TestOutcome], run: TestRun, base: BaseRun | None,
              or (base.run.problem if base else "")
              or next((f"{r.test}: {r.message}" for r in bad if r.message), f"{bad[0].test}: {bad[0].outcome}"))
     first = " ".join(first.replace("E   ", "").split())[:400]
-    raise ProbeUnrunnable(f"{first} — no test ran to an outcome on the original tree, so nothing was checked; "
-                          f"{_fix(bad[0].test)}")
+    ran_with = f" (tests ran with {run.about})" if run.about else ""   # which interpreter lacked the module
+    raise ProbeUnrunnable(f"{first} — no test ran to an outcome on the original tree, so nothing was checked"
+                          f"{ran_with}; {_fix(bad[0].test)}")
 
 
 def _classify(row: TestOutcome, base: BaseRun | None, base_rows: list[TestOutcome], ctx: ToolContext) -> Finding:

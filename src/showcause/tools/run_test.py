@@ -11,6 +11,7 @@ from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.differential import BAD, Comparison, Finding, compare, file_of, start_base
+from showcause.tools.runners.registry import runner_for
 from showcause.tools.testexec import TestRun, allowed_tests, run_tests, split_test_id
 
 __all__ = ["RunTestTool", "allowlist"]
@@ -32,9 +33,19 @@ class RunTestArgs(Args):
 
 
 def allowlist(ctx: ToolContext) -> list[str]:
+    """The test files run_test may run: a case's own list, else what the runners collect on head together with
+    what they collect on base and head still holds — a change that breaks collection (a conftest that exits)
+    must not hide the tests it stops from running."""
     key = f"allowlist:{ctx.side}"
     if key not in ctx.cache:
-        ctx.cache[key] = sorted(ctx.tests) if ctx.tests else allowed_tests(ctx.snapshot.head, ctx.policy, ctx.env)
+        if ctx.tests:
+            ctx.cache[key] = sorted(ctx.tests)
+        else:
+            snap = ctx.snapshot
+            head = allowed_tests(snap.head, ctx.policy, ctx.env)
+            base = allowed_tests(snap.base, ctx.policy, ctx.env, base=True)
+            kept = [f for f in base if (snap.head / f).is_file() and runner_for(snap.head, f) is not None]
+            ctx.cache[key] = sorted({*head, *kept})
     return ctx.cache[key]
 
 
