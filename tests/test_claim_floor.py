@@ -184,3 +184,19 @@ def test_a_probe_claim_is_left_out_only_when_a_validated_model_claim_covers_all_
     both.artifacts = [*covered.artifacts, *other.artifacts]
     assert with_floor(model, [covered, other, both]) == [*model, other, both]
     assert with_floor(model[1:], [covered]) == [model[1], covered]    # a downgraded claim covers nothing
+
+
+@pytest.mark.parametrize("mode", ["evidence_gate", "blind_first"])
+def test_a_model_that_fails_after_the_probes_leaves_their_verdict_standing(tmp_path: Path, mode: str):
+    """A model whose answer never parses: the probes' validated regression still blocks (exit 1), the result
+    says the model failed, and a correct change with the same failing model stays INCONCLUSIVE (exit 3)."""
+    garbage = [{"content": "no JSON here"}] * 6
+    first = [_answer({"summary": "I would keep ranges inclusive."})] if mode == "blind_first" else []
+    result = _review(CRON, _script(tmp_path, *first, *garbage), mode)
+    assert (result.verdict, result.model_verdict, exit_code(result)) == ("MODIFY", "INCONCLUSIVE", 1)
+    assert [(c.source, c.status, c.claim.claim) for c in result.claims] == [("probe", "validated", PROBE_TEXT)]
+    assert result.meta["model_error"]["code"] == "MALFORMED_RESPONSE"
+    assert result.summary.startswith("The model's answer failed (MALFORMED_RESPONSE: ")
+    clean = _review(BUCKET, _script(tmp_path, *first, *garbage), mode)
+    assert (clean.verdict, exit_code(clean), clean.error and clean.error["code"]) == (
+        "INCONCLUSIVE", 3, "MALFORMED_RESPONSE")

@@ -30,7 +30,7 @@ from showcause.judges.blindness import Thresholds, check_blindness, thresholds
 from showcause.judges.budget import MIN_COMPLETION, Budget, estimate_prompt
 from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import LoopResult, run_tool_loop, tool_specs
-from showcause.judges.mechanical import probe_claims, run_probes
+from showcause.judges.mechanical import MODEL_FAILURES, probe_claims, probes_after_model_failure, run_probes
 from showcause.judges.prompting import change_text, load_prompt, task_sections
 from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Provider, send
 from showcause.providers.registry import get_provider
@@ -134,10 +134,12 @@ class BlindFirstJudge:
                 tool_calls=max(1, total.tool_calls - made), tokens=left, completion_tokens=total.completion_tokens,
                 seconds=max(1.0, total.seconds - (time.monotonic() - started)),
                 turns=max(2, total.turns - int(first.usage.get("turns", 0)))))
-        except BudgetExceeded:
-            if model.calls == calls_before:
+        except MODEL_FAILURES as exc:
+            if isinstance(exc, BudgetExceeded) and model.calls == calls_before:
                 meta["budget_exhausted"] = True
-            raise
+            fallback = probes_after_model_failure(exc, probes)
+            fallback.meta = {**{k: v for k, v in meta.items() if k != "prompts"}, **fallback.meta, "phases": 2}
+            return fallback
         cost = None if first.cost_usd is None and second.cost_usd is None else \
             (first.cost_usd or 0.0) + (second.cost_usd or 0.0)
         extra = {k: v for k, v in meta.items() if k != "prompts"}

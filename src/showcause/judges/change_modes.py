@@ -9,7 +9,7 @@ from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.budget import Budget
 from showcause.judges.contract import ModeSpec, model_budget, require_model
 from showcause.judges.loop import LoopResult, ask_for_answer, run_tool_loop
-from showcause.judges.mechanical import probe_claims, run_probes
+from showcause.judges.mechanical import MODEL_FAILURES, probe_claims, probes_after_model_failure, run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, Provider
 from showcause.providers.registry import get_provider
@@ -43,7 +43,10 @@ class EvidenceGateJudge:
         system, digest = load_prompt(self.spec.name)
         messages = [Message("system", system),
                     Message("user", change_text(ledger.ctx.snapshot, request, probes.all_calls))]
-        result = run_tool_loop(provider, ledger, messages, _budget(self.spec, ledger))
+        try:
+            result = run_tool_loop(provider, ledger, messages, _budget(self.spec, ledger))
+        except MODEL_FAILURES as exc:
+            return probes_after_model_failure(exc, probes)
         answer = _answer(result, provider, {self.spec.name: digest})
         answer.probe_claims = probe_claims(probes)
         return answer

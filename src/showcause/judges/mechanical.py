@@ -18,7 +18,14 @@ from showcause.analysis.retired import RetiredName
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact
 from showcause.core.claims import Claim, FinalAnswer
-from showcause.core.errors import ProbeUnrunnable, SandboxUnavailable
+from showcause.core.errors import (
+    BudgetExceeded,
+    ProbeUnrunnable,
+    ProviderError,
+    ReviewTimeout,
+    SandboxUnavailable,
+    ShowcauseError,
+)
 from showcause.core.records import ToolCall
 from showcause.evidence.ledger import UNRUNNABLE, Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
@@ -180,6 +187,23 @@ def _unrunnable(calls: list[ToolCall]) -> None:
     failed = next((c for c in calls if c.error == ProbeUnrunnable.code), None)
     if failed is not None:
         raise ProbeUnrunnable(failed.output.split(UNRUNNABLE, 1)[-1])
+
+
+# What can end a model's answer after the probes ran; a leak of the blindness or a refused sandbox is not one.
+MODEL_FAILURES = (ProviderError, BudgetExceeded, ReviewTimeout)
+
+
+def probes_after_model_failure(exc: ShowcauseError, probes: Probes) -> JudgeAnswer:
+    """A model mode whose model failed once the probes had run: when the probes hold blocking evidence of
+    their own, the review rests on it (never below what they validated) and says that the model failed;
+    otherwise the failure stands (INCONCLUSIVE), since nothing else was judged."""
+    claims = probe_claims(probes)
+    if not claims:
+        raise exc
+    summary = (f"The model's answer failed ({exc.code}: {exc.message}); the verdict rests on what the mechanical "
+               "probes validated on their own.")
+    return JudgeAnswer(FinalAnswer(summary=summary), probe_claims=claims,
+                       meta={"model_error": {"code": exc.code, "message": exc.message}})
 
 
 def run_probes(ledger: Ledger) -> Probes:

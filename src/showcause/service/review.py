@@ -81,7 +81,9 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
     settled = settle(answer.answer.claims, answer.probe_claims, ledger.calls, source=answer.source,
                      already_dropped=answer.answer.claims_dropped)
     gated = settled.claims
-    model_verdict = most_severe([g.claim.verdict for g in settled.judged])
+    # A model that failed after the probes had blocking evidence gave no verdict of its own.
+    model_verdict = ("INCONCLUSIVE" if "model_error" in answer.meta
+                     else most_severe([g.claim.verdict for g in settled.judged]))
     left_out = analysis_claim(ctx)
     if left_out is not None:      # beside the cap: it says what the claims could not rest on
         gated += apply_gate([left_out], ledger.calls, "analysis")
