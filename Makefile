@@ -59,6 +59,9 @@ bench: setup
 	$(BIN)/python benchmarks/bench_symbols.py
 	$(BIN)/python benchmarks/bench_run_test.py
 	$(BIN)/python benchmarks/bench_analysis.py
+	$(BIN)/showcause cases verify real_cases
+	$(BIN)/showcause bench real_cases --modes mechanical --runs 1 --out .cache/bench-real
+	$(BIN)/python benchmarks/bench_realworld.py --repeat 3
 
 clean:
 	rm -rf $(VENV) toolchain/node_modules
