@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -35,7 +36,10 @@ def ledger(snap: Snapshot) -> Ledger:
     return Ledger(tool_context(snap))
 
 
-def test_run_test_marks_regressions_against_base(py_snap: Snapshot):
+def test_run_test_marks_regressions_against_base(py_snap: Snapshot, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch):
+    # A cache of its own: a base result another test left behind would add the fresh run a cached pass gets.
+    monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(tmp_path / "cache"))
     call = ledger(py_snap).call("run_test", {"test": "tests/test_ops.py"})
     assert call.ok and call.id == "T1" and call.output.startswith("T1 run_test tests/test_ops.py")
     # Failing on head and passing on base, it was re-run twice on each tree (`[tests] test_reruns`) before it

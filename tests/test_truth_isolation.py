@@ -26,7 +26,7 @@ def test_truth_is_out_of_reach(case: Path):
     with open_snapshot(case=case) as snap:
         assert snap.case is not None
         given = json.dumps(snap.case.__dict__, default=str)
-        assert set(snap.case.__dict__) == {"id", "title", "language", "task", "tests", "typecheck"}
+        assert set(snap.case.__dict__) == {"id", "title", "language", "task", "tests", "typecheck", "release", "env"}
         assert all(t not in given for t in texts)
         assert not (snap.head / "case.json").exists() and not (snap.base / "case.json").exists()
         ledger = Ledger(tool_context(snap))
