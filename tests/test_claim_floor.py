@@ -148,6 +148,12 @@ def test_the_mechanical_judge_keeps_five_and_reports_the_rest(tmp_path: Path):
         f"`{n}` is retired by the change but still used at registry.json:1." for n in sorted(names)[:5]]
     assert all((c.status, c.source) == ("validated", "probe") for c in result.claims)
     assert render(result, "text").splitlines()[-1] == "1 more claim beyond the cap of 5 was not kept."
+    # Every format says it: GitHub as a notice, SARIF as a run-level note.
+    assert "::notice title=showcause::1 more claim beyond the cap of 5 was not kept." in \
+        render(result, "github").splitlines()
+    sarif = json.loads(render(result, "sarif"))
+    assert {"level": "note", "message": {"text": "1 more claim beyond the cap of 5 was not kept."}} in \
+        sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     # The mechanical judge's claims are all the probes': the renders do not repeat it on each.
     assert "from the probes" not in render(result, "text") and "found by" not in render(result, "markdown")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, notes, one_line
+from showcause.render.common import claim_location, dropped_note, notes, one_line
 
 __all__ = ["render_github"]
 
@@ -18,7 +18,8 @@ def _escape_prop(text: str) -> str:
 
 def render_github(result: ReviewResult) -> str:
     lines = [f"::warning title=showcause::{_escape_data(one_line(w, 1000))}" for w in result.meta.get("warnings", [])]
-    lines += [f"::notice title=showcause::{_escape_data(one_line(n, 1000))}" for n in notes(result)]
+    said = [*notes(result), *filter(None, [dropped_note(result)])]   # the cap is never a silent drop
+    lines += [f"::notice title=showcause::{_escape_data(one_line(n, 1000))}" for n in said]
     for c in result.claims:
         level = "error" if c.verdict in ("MODIFY", "REPLACE") else "warning"
         props = [f"title={_escape_prop(f'showcause {c.verdict} ({c.status})')}"]

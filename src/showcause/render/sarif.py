@@ -8,7 +8,7 @@ from typing import Any
 
 from showcause.core.result import ReviewResult
 from showcause.core.version import __version__
-from showcause.render.common import claim_location, notes, one_line
+from showcause.render.common import claim_location, dropped_note, notes, one_line
 
 __all__ = ["render_sarif"]
 
@@ -24,7 +24,7 @@ _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 def _invocation(result: ReviewResult) -> dict[str, Any]:
     """Whether the review ran, and the run-level warnings (an unsandboxed run) where SARIF viewers show them."""
     said = [{"level": "warning", "message": {"text": w}} for w in result.meta.get("warnings", [])]
-    said += [{"level": "note", "message": {"text": n}} for n in notes(result)]
+    said += [{"level": "note", "message": {"text": n}} for n in [*notes(result), *filter(None, [dropped_note(result)])]]
     if result.error:
         said.append({"level": "error", "message": {"text": f"{result.error['code']}: {result.error['message']}"},
                      "descriptor": {"id": result.error["code"]}})
