@@ -203,14 +203,17 @@ def test_repo_malformed_phase_one_fails_before_the_probes(tiny: Path):
     assert result.tool_calls == [] and result.meta["phases"] == 0
 
 
-def test_repo_malformed_phase_two_fails_after_the_reveal(tiny: Path):
+def test_repo_malformed_phase_two_leaves_the_probes_verdict(tiny: Path):
     with OpenAIServer() as server:
         server.add_turns(turn(content='{"summary": "add adds"}'), turn(content="no json"), turn(content="nope"))
         result = _review(tiny, server, "openai:test-model", task="t", plan=SENTINEL)
         posts = texts(server.posts())
     assert len(posts) == 3 and SENTINEL not in posts[0] and SENTINEL in posts[1]
-    assert result.error is not None and result.error["code"] == "MALFORMED_RESPONSE"
-    assert result.meta["phases"] == 1 and [c.tool for c in result.tool_calls] == ["run_test"]
+    # The probes had already shown the change breaking a test: that stands (MODIFY), and the result says the
+    # model failed (tests/test_claim_floor.py has the rule on its own).
+    assert (result.verdict, result.model_verdict, result.error) == ("MODIFY", "INCONCLUSIVE", None)
+    assert result.meta["model_error"]["code"] == "MALFORMED_RESPONSE"
+    assert [c.source for c in result.claims] == ["probe"] and [c.tool for c in result.tool_calls] == ["run_test"]
 
 
 @pytest.mark.parametrize("tokens", [None, 20_000])
