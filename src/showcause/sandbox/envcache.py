@@ -22,6 +22,7 @@ from showcause.core.errors import InputError
 from showcause.core.hostproc import HOST_CWD, host_env, which
 from showcause.sandbox.mounts import Mount
 from showcause.sandbox.projectenv import ProjectEnv
+from showcause.sandbox.pyenv import project_python
 
 __all__ = ["case_env", "node_env_dir", "python_env_dir"]
 
@@ -103,14 +104,14 @@ def node_env_dir(pins: tuple[str, ...], *, fetch: bool = False) -> Path:
 def case_env(pip: tuple[str, ...], npm: tuple[str, ...], pythonpath: tuple[str, ...]) -> ProjectEnv:
     """The prepared environment of a case as the sandbox sees it (read-only, the same for both trees)."""
     mounts: list[Mount] = []
-    python = sys.executable
-    origin = "showcause's own"
+    python, origin, packages = sys.executable, "showcause's own", ""
     if pip:
-        venv = python_env_dir(pip)
-        python = str(venv / "bin" / "python")
-        prefix = Path(os.path.realpath(python)).parents[1]
-        mounts += [Mount("ro", str(venv), str(venv)), Mount("ro", str(prefix), str(prefix))]
+        # Inspected and bound exactly as a user's own virtualenv is (`pyenv`), so the base cache keys on what is
+        # installed there too.
+        found = project_python(None, explicit=python_env_dir(pip))
+        python, packages = found.python, found.packages
+        mounts += found.mounts
         origin = f"the case environment ({', '.join(pip)})"
     if npm:
         mounts.append(Mount("ro", "{root}/node_modules", str(node_env_dir(npm) / "node_modules")))
-    return ProjectEnv(python=python, origin=origin, mounts=tuple(mounts), pythonpath=pythonpath)
+    return ProjectEnv(python=python, origin=origin, mounts=tuple(mounts), pythonpath=pythonpath, packages=packages)
