@@ -187,3 +187,60 @@ def test_a_release_that_is_not_what_the_registry_says_is_refused(registry: _Regi
     assert proc.stderr == "showcause: error: 1 of 1 case(s) could not be prepared\n"
     assert not (tmp_path / "outside.txt").exists()
     assert not (tmp_path / "cache" / "releases" / "pypi" / "demo" / "1.0").exists()   # nothing half-written
+
+
+_PKG_INI = '[project]\nname = "{name}"\nversion = "{version}"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n'
+_APP_TEST = "from util.core import clamp\n\n\ndef test_app_high():\n    assert clamp(9, 0, 5) == 5\n"
+
+
+def test_a_monorepo_case_puts_each_package_at_its_dir(registry: _Registry, tmp_path: Path) -> None:
+    """Two packages of one repository: `app` (libs/app) uses `util` (libs/util); head takes util's older
+    release, whose bug app's own tests (run in libs/app with its own settings) catch across the packages."""
+    for version, body in (("1.0", _BUGGY), ("1.1", _FIXED)):
+        registry.pypi("util", version, _tarball(f"util-{version}", {
+            "pyproject.toml": _PKG_INI.format(name="util", version=version), "util/__init__.py": "",
+            "util/core.py": body}))
+    registry.pypi("app", "2.0", _tarball("app-2.0", {"pyproject.toml": _PKG_INI.format(name="app", version="2.0"),
+                                                     "app/__init__.py": "", "tests/test_app.py": _APP_TEST}))
+    env = _env(registry, tmp_path / "cache")
+    source = {"registry": "pypi", "packages": [
+        {"package": "app", "dir": "libs/app", "base": "2.0", "head": "2.0"},
+        {"package": "util", "dir": "libs/util", "base": "1.1", "head": "1.0", "head_paths": ["util/core.py"]}]}
+    case = _case(tmp_path / "cases" / "rw-mono", source,
+                 {"status": "defect", "kind": "test", "acceptable": ["MODIFY", "REPLACE"],
+                  "evidence": ["libs/app/tests/test_app.py::test_app_high"]}, [])
+    doc = json.loads((case / "case.json").read_text(encoding="utf-8"))
+    doc["checks"]["env"] = {"pythonpath": ["libs/util", "libs/app"]}
+    (case / "case.json").write_text(json.dumps(doc), encoding="utf-8")
+    prepared = _run(env, "cases", "prepare", str(case))
+    assert prepared.returncode == 0, prepared.stdout + prepared.stderr
+    assert prepared.stdout.split(";")[0].split() == ["ok", "rw-mono", "pypi", "app", "2.0", "at", "libs/app/"]
+    review = _run(env, "review", "--case", str(case), "--format", "json")
+    assert review.returncode == 1, review.stdout + review.stderr
+    arts = [a for c in json.loads(review.stdout)["tool_calls"] for a in c["artifacts"]]
+    assert [(a["type"], a["detail"]) for a in arts] == [
+        ("test_regression", "libs/app/tests/test_app.py::test_app_high: failed")]
+    verify = _run(env, "cases", "verify", str(case))
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+@pytest.mark.parametrize(("packages", "message"), [
+    ([{"package": "a", "dir": "libs", "base": "1", "head": "1"},
+      {"package": "b", "dir": "libs/b", "base": "1", "head": "1"}], "none inside another"),
+    ([{"package": "a", "dir": "x", "base": "1", "head": "1"},
+      {"package": "b", "dir": "x", "base": "1", "head": "1"}], "each of source.packages needs its own dir"),
+    ([{"package": "a", "dir": "../up", "base": "1", "head": "1"}], "unsafe package dir"),
+])
+def test_a_monorepo_case_with_overlapping_or_escaping_dirs_is_refused(registry: _Registry, tmp_path: Path,
+                                                                      packages: list[dict[str, str]],
+                                                                      message: str) -> None:
+    registry.pypi("a", "1", _tarball("a-1", {"a.py": ""}))
+    registry.pypi("b", "1", _tarball("b-1", {"b.py": ""}))
+    env = _env(registry, tmp_path / "cache")
+    case = _case(tmp_path / "cases" / "rw-overlap", {"registry": "pypi", "packages": packages},
+                 {"status": "correct", "kind": "none", "acceptable": ["KEEP"]}, [])
+    prepare = _run(env, "cases", "prepare", str(case))
+    review = _run(env, "review", "--case", str(case))
+    assert review.returncode == 2
+    assert message in review.stderr, (prepare.stdout, review.stderr)
+    assert not (tmp_path / "up").exists()

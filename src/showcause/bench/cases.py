@@ -24,9 +24,20 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class Package(_Strict):
+    """One package of a monorepo case: its releases, unpacked at `dir` of the tree."""
+
+    package: str = Field(min_length=1)
+    dir: str = Field(min_length=1)
+    base: str = Field(min_length=1)
+    head: str = Field(min_length=1)
+    head_paths: list[str] = Field(default_factory=list)
+
+
 class Source(_Strict):
     """Where the case comes from. A `real_release` case holds no trees: base is the published release
-    `base` of `package` on `registry`, head is base with `head_paths` from release `head` (`snapshot.release`)."""
+    `base` of `package` on `registry`, head is base with `head_paths` from release `head` (`snapshot.release`);
+    or, for a monorepo, the same per package of `packages`, each at its own `dir`."""
 
     kind: Literal["synthetic", "real_code", "real_commit", "real_release"]
     url: str = ""
@@ -36,11 +47,16 @@ class Source(_Strict):
     base: str = ""
     head: str = ""
     head_paths: list[str] = Field(default_factory=list)
+    packages: list[Package] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _release(self) -> Source:
-        if (self.kind == "real_release") != bool(self.registry and self.package and self.base and self.head):
-            raise ValueError("a real_release source names registry, package, base and head (and only it does)")
+        single = bool(self.package and self.base and self.head)
+        if self.packages and (single or self.head_paths):
+            raise ValueError("a real_release source names either package/base/head or packages, not both")
+        if (self.kind == "real_release") != bool(self.registry and (single or self.packages)):
+            raise ValueError("a real_release source names registry, and package, base and head or packages "
+                             "(and only it does)")
         return self
 
 

@@ -196,7 +196,8 @@ def _link_into(workspace: Path, mounts: Sequence[Mount]) -> None:
             path.mkdir(parents=True, exist_ok=True)
         elif not os.path.lexists(path):
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.symlink_to(m.src)
+            with contextlib.suppress(FileExistsError):   # another process on the same copy made it first
+                path.symlink_to(m.src)
 
 
 def _run_in_slot(cmd: list[str], cwd: Path, env: dict[str, str], policy: Policy, memory_mb: int,

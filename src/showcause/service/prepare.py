@@ -1,6 +1,6 @@
 """`cases prepare`: what a real-world case needs before it can be reviewed offline, fetched once.
 
-Its two releases (from PyPI or npm, digest-checked) and the environment its tests need (`checks.env`)
+Its releases (two per package, from PyPI or npm, digest-checked) and the environment its tests need (`checks.env`)
 go into the cache; reviews then only read them. `cases verify` and `bench` prepare their cases first.
 """
 
@@ -21,10 +21,11 @@ def prepare_case(case_dir: Path) -> list[str]:
     case = load_case_input(Path(case_dir))
     done: list[str] = []
     if case.release is not None:
-        r = case.release
-        for version in dict.fromkeys((r.base, r.head)):
-            release_tree(r.registry, r.package, version, fetch=True)
-            done.append(f"{r.registry} {r.package} {version}")
+        registry = case.release.registry
+        for part in case.release.parts:
+            for version in dict.fromkeys((part.base, part.head)):
+                release_tree(registry, part.package, version, fetch=True)
+                done.append(f"{registry} {part.package} {version}" + (f" at {part.dir}/" if part.dir else ""))
     if case.env.pip:
         done.append(f"python env {python_env_dir(case.env.pip, fetch=True)}")
     if case.env.npm:

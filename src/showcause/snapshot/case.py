@@ -9,19 +9,28 @@ from typing import Any
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError
 
-__all__ = ["CaseEnv", "CaseInput", "Release", "load_case_input"]
+__all__ = ["CaseEnv", "CaseInput", "Release", "ReleasePart", "load_case_input"]
 
 
 @dataclass(frozen=True)
-class Release:
-    """`source` of a real-world case: base is one published release, head is base with `head_paths` taken
-    from another (all of it when empty)."""
+class ReleasePart:
+    """One package of a real-world case: at `dir` of the tree ("" = the root), base is its release `base`,
+    head is base with `head_paths` (relative to `dir`) taken from release `head` (all of it when empty)."""
 
-    registry: str
     package: str
     base: str
     head: str
     head_paths: tuple[str, ...] = ()
+    dir: str = ""
+
+
+@dataclass(frozen=True)
+class Release:
+    """`source` of a real-world case: one package's releases, or (`packages`) several packages of one
+    monorepo, each at its own directory, released from the same repository."""
+
+    registry: str
+    parts: tuple[ReleasePart, ...]
 
 
 @dataclass(frozen=True)
@@ -56,15 +65,35 @@ def _strings(value: object, where: str, path: Path) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _part(raw: dict[str, Any], where: str, path: Path) -> ReleasePart:
+    fields = {k: raw.get(k) for k in ("package", "base", "head")}
+    missing = [k for k, v in fields.items() if not isinstance(v, str) or not v]
+    if missing:
+        raise InputError(f"{path}: {where} needs {', '.join(missing)}")
+    directory = raw.get("dir", "")
+    if not isinstance(directory, str):
+        raise InputError(f"{path}: {where}.dir must be a string")
+    return ReleasePart(**{k: str(v) for k, v in fields.items()}, dir=directory.strip("/"),
+                       head_paths=_strings(raw.get("head_paths"), f"{where}.head_paths", path))
+
+
 def _release(source: object, path: Path) -> Release | None:
     if not isinstance(source, dict) or source.get("kind") != "real_release":
         return None
-    fields = {k: source.get(k) for k in ("registry", "package", "base", "head")}
-    missing = [k for k, v in fields.items() if not isinstance(v, str) or not v]
-    if missing:
-        raise InputError(f"{path}: a real_release source needs {', '.join(missing)}")
-    return Release(**{k: str(v) for k, v in fields.items()},
-                   head_paths=_strings(source.get("head_paths"), "source.head_paths", path))
+    registry = source.get("registry")
+    if not isinstance(registry, str) or not registry:
+        raise InputError(f"{path}: a real_release source needs registry")
+    packages = source.get("packages")
+    if packages is None:
+        return Release(registry, (_part(source, "a real_release source", path),))
+    if not isinstance(packages, list) or not packages or not all(isinstance(p, dict) for p in packages):
+        raise InputError(f"{path}: source.packages must be a non-empty list of objects")
+    parts = tuple(_part(p, f"source.packages[{i}]", path) for i, p in enumerate(packages))
+    dirs = [p.dir for p in parts]
+    nested = any(a != b and b.startswith(a + "/") for a in dirs for b in dirs)
+    if len(parts) > 1 and (not all(dirs) or len(set(dirs)) != len(dirs) or nested):
+        raise InputError(f"{path}: each of source.packages needs its own dir, none inside another")
+    return Release(registry, parts)
 
 
 def _env(raw: object, path: Path) -> CaseEnv:

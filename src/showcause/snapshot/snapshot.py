@@ -159,33 +159,52 @@ def _apply_patch(tree: Path, patch: Path) -> None:
             raise InputError(f"patch {patch} does not apply: {'; '.join(detail[:4]) or 'git apply failed'}")
 
 
+def _safe_rel(raw: str, what: str) -> str:
+    try:
+        return _normalize(raw)
+    except ToolArgumentError as exc:
+        raise InputError(f"unsafe {what} {raw!r}: {exc}") from exc
+
+
+def _overlay(head_release: Path, head: Path, raw: str) -> None:
+    """Make `head/raw` what `head_release` has there (removed when it has nothing)."""
+    rel = _safe_rel(raw, "head path")
+    if _unsafe_parent(head, rel) or _unsafe_parent(head_release, rel):
+        raise InputError(f"unsafe head path {raw!r}")
+    target, source = head / rel, head_release / rel
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    elif os.path.lexists(target):
+        target.unlink()
+    if source.is_dir() and not source.is_symlink():
+        _copy_tree(source, target)
+    elif source.is_file() and not source.is_symlink():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+
+
 def _release_trees(release: Release, tmp: Path) -> None:
-    """base = the base release; head = base with `head_paths` as the head release has them (absent there:
-    removed), or the whole head release."""
-    base = release_tree(release.registry, release.package, release.base)
-    head = release_tree(release.registry, release.package, release.head)
-    _copy_tree(base, tmp / "base")
-    if not release.head_paths:
-        _copy_tree(head, tmp / "head")
-        return
-    _copy_tree(tmp / "base", tmp / "head")
-    for raw in release.head_paths:
-        try:
-            rel = _normalize(raw)
-        except ToolArgumentError as exc:
-            raise InputError(f"unsafe head path {raw!r}: {exc}") from exc
-        if _unsafe_parent(tmp / "head", rel) or _unsafe_parent(head, rel):
-            raise InputError(f"unsafe head path {raw!r}")
-        target, source = tmp / "head" / rel, head / rel
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        elif os.path.lexists(target):
-            target.unlink()
-        if source.is_dir() and not source.is_symlink():
-            _copy_tree(source, target)
-        elif source.is_file() and not source.is_symlink():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    """For each package (at its `dir`): base = its base release; head = base with `head_paths` as its head
+    release has them (absent there: removed), or the whole head release."""
+    for side in ("base", "head"):
+        (tmp / side).mkdir(parents=True, exist_ok=True)
+    for part in release.parts:
+        at = _safe_rel(part.dir, "package dir") if part.dir else ""
+        base = release_tree(release.registry, part.package, part.base)
+        head = release_tree(release.registry, part.package, part.head)
+        base_dst, head_dst = (tmp / side / at if at else tmp / side for side in ("base", "head"))
+        for dst in (base_dst, head_dst):
+            if at and (_unsafe_parent(tmp, f"{dst.relative_to(tmp)}/x") or os.path.lexists(dst)):
+                raise InputError(f"unsafe package dir {part.dir!r}")
+            if not at:
+                dst.rmdir()   # the root part: copytree wants to create it
+        _copy_tree(base, base_dst)
+        if not part.head_paths:
+            _copy_tree(head, head_dst)
+            continue
+        _copy_tree(base_dst, head_dst)
+        for raw in part.head_paths:
+            _overlay(head, head_dst, raw)
 
 
 def from_case(case_dir: Path) -> Snapshot:

@@ -42,8 +42,11 @@ def allowlist(ctx: ToolContext) -> list[str]:
             ctx.cache[key] = sorted(ctx.tests)
         else:
             snap = ctx.snapshot
-            head = allowed_tests(snap.head, ctx.policy, ctx.env)
-            base = allowed_tests(snap.base, ctx.policy, ctx.env, base=True)
+            # Both trees at once (base is often cached): each collection is a process start of its own.
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                on_base = pool.submit(allowed_tests, snap.base, ctx.policy, ctx.env, base=True)
+                head = allowed_tests(snap.head, ctx.policy, ctx.env)
+                base = on_base.result()
             kept = [f for f in base if (snap.head / f).is_file() and runner_for(snap.head, f) is not None]
             ctx.cache[key] = sorted({*head, *kept})
     return ctx.cache[key]

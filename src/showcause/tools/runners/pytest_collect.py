@@ -12,6 +12,7 @@ the failure.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,9 +40,14 @@ class Collection:
     errors: tuple[TestOutcome, ...]      # files that failed to collect, and projects whose collection failed
 
 
-def _has_python(tree: Path) -> bool:
-    for _dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = [d for d in dirnames if d not in _SKIP_WALK]
+def _has_python(tree: Path, project: str = "", nested: tuple[str, ...] = ()) -> bool:
+    """Whether `project` of `tree` holds a .py file outside its `nested` packages (else pytest has nothing
+    there to collect, not even a conftest.py, and its process is not worth starting)."""
+    top = tree / project if project else tree
+    for dirpath, dirnames, filenames in os.walk(top):
+        rel = os.path.relpath(dirpath, tree).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        dirnames[:] = [d for d in dirnames if d not in _SKIP_WALK and prefix + d not in nested]
         if any(f.endswith(".py") for f in filenames):
             return True
     return False
@@ -92,30 +98,42 @@ def _fallback(tree: Path, project: str, nested: list[str], policy: Policy) -> li
     return [f for f in files if not any(f.startswith(n + "/") for n in nested)]
 
 
+def _collect_project(tree: Path, workspace: Path, out: Path, project: str, nested: tuple[str, ...],
+                     policy: Policy, env: ProjectEnv) -> tuple[list[str], list[TestOutcome]]:
+    """One project's collection in its own directory (its nested packages left out), and its errors."""
+    out.mkdir(exist_ok=True)
+    prepare_out(out)
+    argv = pytest_argv(env, policy, "--collect-only", *(f"--ignore={{root}}/{n}" for n in nested))
+    proc = run_sandboxed(argv, workspace=workspace, out_dir=out, policy=policy,
+                         memory_mb=policy.process.test_memory_mb, mounts=env.mounts, cwd=project,
+                         env=pytest_env(env, SHOWCAUSE_COLLECTED="{out}/collected.jsonl"))
+    found = [f for f in (_test_file(tree, r) for r in _rows(out / "collected.jsonl")) if f]
+    failed = _errors(out)
+    errors: list[TestOutcome] = []
+    if _failed_whole(proc, found, failed):
+        tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
+        why = "timed out" if proc.timed_out else f"exit {proc.returncode}"
+        errors.append(TestOutcome(project or "<collection>", "error", f"pytest's collection failed ({why}): {tail}"))
+        found = _fallback(tree, project, list(nested), policy)
+    found += [f for f in (_test_file(tree, e.test.split("::", 1)[0]) for e in failed) if f]
+    return found, errors + failed
+
+
 def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
-    """pytest's collection of every project of `tree` (nothing when the tree holds no Python file)."""
+    """pytest's collection of every project of `tree` (nothing when the tree holds no Python file). The
+    projects of a monorepo are collected two at a time (each in its own out dir, on one copy of the tree);
+    a project with no .py file of its own (a monorepo's bare root) starts no process."""
     if not _has_python(tree):
         return Collection((), ())
     projects = find_projects(tree)
-    files: set[str] = set()
-    errors: list[TestOutcome] = []
-    with fresh_copy(tree) as dirs:
-        for project in projects:
-            nested = [p for p in projects if p != project and (not project or p.startswith(project + "/"))]
-            prepare_out(dirs.out)
-            argv = pytest_argv(env, policy, "--collect-only", *(f"--ignore={{root}}/{n}" for n in nested))
-            proc = run_sandboxed(argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                                 memory_mb=policy.process.test_memory_mb, mounts=env.mounts, cwd=project,
-                                 env=pytest_env(env, SHOWCAUSE_COLLECTED="{out}/collected.jsonl"))
-            found = [f for f in (_test_file(tree, r) for r in _rows(dirs.out / "collected.jsonl")) if f]
-            failed = _errors(dirs.out)
-            if _failed_whole(proc, found, failed):
-                tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
-                why = "timed out" if proc.timed_out else f"exit {proc.returncode}"
-                errors.append(TestOutcome(project or "<collection>", "error",
-                                          f"pytest's collection failed ({why}): {tail}"))
-                found = _fallback(tree, project, nested, policy)
-            files.update(found)
-            errors += failed
-            files.update(f for f in (_test_file(tree, e.test.split("::", 1)[0]) for e in failed) if f)
+    jobs = [(project, tuple(p for p in projects if p != project and (not project or p.startswith(project + "/"))))
+            for project in projects]
+    jobs = [(project, nested) for project, nested in jobs if _has_python(tree, project, nested)]
+    with fresh_copy(tree) as dirs, ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(
+            lambda i: _collect_project(tree, dirs.workspace, dirs.out.parent / f"out-{i}", jobs[i][0], jobs[i][1],
+                                       policy, env),
+            range(len(jobs))))
+    files = {f for found, _ in results for f in found}
+    errors = [e for _, failed in results for e in failed]
     return Collection(tuple(sorted(files)), tuple(errors))
