@@ -120,6 +120,24 @@ def test_a_real_regression_in_the_same_suite_is_still_caught(tmp_path: Path):
     assert "FAILED tests/test_registry.py::test_b_starts_empty [base: failed — already failing" in out
 
 
+@pytest.mark.parametrize(("reruns", "warm_runs"), [(2, "failed all 3 runs on head, passed all 3 on base"),
+                                                 (0, "failed all 1 runs on head, passed all 2 on base")])
+def test_a_cached_base_pass_counts_as_one_run_but_never_decides_alone(tmp_path: Path, reruns: int,
+                                                                       warm_runs: str):
+    """Warm, the stored base pass is one of base's outcomes (as many as a cold review has), and with no
+    re-runs at all base still runs once afresh before the regression blocks."""
+    case = case_of(tmp_path, "warm", ORDER, BROKEN_ADD)
+    config = tmp_path / "showcause.toml"
+    config.write_text(f"[tests]\ntest_reruns = {reruns}\n", encoding="utf-8")
+    cold_code, cold = review_json(case, "--config", str(config), cache=tmp_path / "cache")
+    warm_code, warm = review_json(case, "--config", str(config), cache=tmp_path / "cache")
+    assert (cold_code, warm_code) == (1, 1)
+    assert "from the base cache" not in run_test_output(cold)
+    assert "from the base cache" in run_test_output(warm)
+    line = next(x for x in run_test_output(warm).splitlines() if x.startswith("FAILED tests/test_calc.py::test_add"))
+    assert f"[base: passed — broken by this change] ({warm_runs}) — assert -1 == 5" in line
+
+
 def test_a_flaky_test_warns_with_both_outcomes_and_is_not_cached_as_a_pass(tmp_path: Path):
     head = {"src/pkg/money.py": '"""Money, rounded to the cent."""\n\n\ndef cents(x: float) -> int:\n'
                                 '    return round(x * 100)\n'}

@@ -197,13 +197,15 @@ def _classify(row: TestOutcome, base: BaseRun | None, base_rows: list[TestOutcom
 
 def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_targets: list[str]) -> int:
     """Re-run the suspected ids on both trees; a suspect stays a regression only if every run agrees. A base
-    from the cache gets one more fresh run, so that no stored outcome decides alone."""
+    pass from the cache counts as one of base's runs (as many base outcomes as a cold review has), but never
+    alone: with `test_reruns = 0` a cached base still gets one fresh run."""
     n = ctx.policy.tests.test_reruns
+    base_runs = max(n, 1) if base.cached else n
     ids = [f.test for f in suspects]
     snap, policy, env = ctx.snapshot, ctx.policy, ctx.env
     with ThreadPoolExecutor(max_workers=2) as pool:
         on_head = pool.submit(lambda: [run_tests(snap.head, ids, policy, env=env) for _ in range(n)])
-        on_base = pool.submit(lambda: [run_tests(snap.base, ids, policy, env=env) for _ in range(n + base.cached)])
+        on_base = pool.submit(lambda: [run_tests(snap.base, ids, policy, env=env) for _ in range(base_runs)])
         heads = [head_rows(r, ids, snap.head) for r in on_head.result()]
         bases = [_normalized(r.outcomes) for r in on_base.result()]
     for f in suspects:
@@ -225,7 +227,7 @@ def compare(ctx: ToolContext, targets: list[str], head: TestRun, base: BaseRun |
     out = Comparison(rows, [_classify(r, base, base_rows, ctx) for r in rows if r.outcome in BAD], base)
     suspects = [f for f in out.findings if f.kind == "suspect"]
     if suspects and base is not None:
-        if ctx.policy.tests.test_reruns:
+        if ctx.policy.tests.test_reruns or base.cached:
             out.reruns = _rerun(ctx, suspects, base, _base_targets(ctx, targets))
         else:
             for f in suspects:
