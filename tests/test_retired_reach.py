@@ -204,6 +204,29 @@ def test_a_config_key_left_only_in_test_data_does_not_block(tmp_path: Path):
     assert (result.verdict, result.claims, _dangling(result)) == ("KEEP", [], [])
 
 
+SETUP_CFG = "[metadata]\nname = pluggy\n\n[devpi:upload]\nformats = sdist.tgz,bdist_wheel\n"
+SPHINX_CONF = ('intersphinx_mapping = {\n    "tox": ("https://tox.wiki/en/latest", None),\n'
+               '    "devpi": ("https://devpi.net/docs/devpi/devpi/stable/+doc/", None),\n}\n')
+
+
+@pytest.mark.parametrize(("reader", "retired"), [
+    (SPHINX_CONF, {}),                                                   # a dict literal's key reads nothing
+    ('import configparser\n\ncfg = configparser.ConfigParser()\ncfg.read("setup.cfg")\n'
+     'formats = cfg["devpi:upload"]["formats"]\nserver = cfg.get("devpi", "url")\n',
+     {"devpi": "a config line holding it was removed"}),                 # a lookup by name does
+])
+def test_a_removed_tool_section_is_retired_only_when_code_reads_it(tmp_path: Path, reader: str,
+                                                                    retired: dict[str, str]):
+    """A real release (pluggy 1.6.0) dropped setup.cfg's `[devpi:upload]` section, read by the devpi tool:
+    docs/conf.py's intersphinx entry `"devpi": (…)` and a shell script naming the tool are no readers."""
+    base: dict[str, str | bytes] = {"setup.cfg": SETUP_CFG, "docs/conf.py": reader,
+                                    "downstream/devpi.sh": "if [[ ! -d devpi ]]; then\n  git clone devpi\nfi\n"}
+    head: dict[str, str | bytes | None] = {"setup.cfg": "[metadata]\nname = pluggy\n"}
+    result, names = _review(make_case(tmp_path / "section", base, head, checks=NO_CHECKS))
+    assert names == retired
+    assert result.verdict == ("MODIFY" if retired else "KEEP")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Comments, docstrings, prose strings and prose config values are no use
 # ---------------------------------------------------------------------------------------------------------------

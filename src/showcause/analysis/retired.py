@@ -170,10 +170,12 @@ class Retirement:
             # matches): one pass over the text, and over its distinct words, instead of one per name.
             found = {w: n for w, n in Counter(_WORD.findall(text)).items() if w in wanted}
             is_code = file_class(rel) == "code"
-            if is_code and any(is_common_word(w) for w in found):
+            strict: str | None = None
+            if is_code and found:
                 strict, cut = self._text(root, rel, strict=True)
-                if strict is None and cut:   # its identifiers are unknown
+                if strict is None and cut and any(is_common_word(w) for w in found):   # its identifiers are unknown
                     counts.left_out.append(rel)
+            if is_code and any(is_common_word(w) for w in found):
                 idents = Counter(_WORD.findall(strict or ""))
                 found.update({w: idents[w] for w in found if is_common_word(w)})
             for word, n in found.items():
@@ -187,9 +189,10 @@ class Retirement:
                 assigned, listed = exported_names(rel, text)
                 counts.exported.update(assigned & wanted)
                 counts.listed.update(listed & wanted)
-                # How code reads a key: `cfg["name"]`, `cfg.get('name')`, `options.name`; a parameter or a
-                # local variable of the same name reads no config file.
-                counts.read.update(w for w in found if _member_pattern(w).search(text))
+                # How code reads a key: `cfg["name"]`, `cfg.get('name')`, `options.name`, in the strict text
+                # (where only strings that name something are left), so a dict literal's key (`{"devpi": …}`
+                # in a Sphinx conf.py) reads nothing; nor does a parameter or a local variable of that name.
+                counts.read.update(w for w in found if _member_pattern(w).search(strict or ""))
         return counts
 
     @property
