@@ -227,6 +227,30 @@ def test_a_removed_tool_section_is_retired_only_when_code_reads_it(tmp_path: Pat
     assert result.verdict == ("MODIFY" if retired else "KEEP")
 
 
+EXAMPLE = ("import click\n\n\n@click.command()\ndef copy(src, dst):\n    pass\n\n\n"
+           "class Repo:\n    def __init__(self, home):\n        self.home = home\n")
+
+
+@pytest.mark.parametrize(("user", "blocked"), [
+    # click 8.1.8 deleted examples/: a same-named local function, method call or attribute elsewhere is
+    # another thing, and a tox.ini `pre-commit` no use of `commit`
+    ("import shutil\n\n\ndef run(items, repo):\n    def copy(a, b):\n        return shutil.copy(a, b)\n"
+     "    return [copy(i, i) for i in items.copy()], repo.home\n", []),
+    ("import examples.repo.repo as repo_cli\n\n\ndef run():\n    return repo_cli.copy('a', 'b')\n",
+     [("copy", "src/app/run.py", 5)]),                                  # through an import of the deleted module
+])
+def test_a_name_defined_only_in_a_deleted_file_is_used_only_through_its_module(tmp_path: Path, user: str,
+                                                                               blocked: list[object]):
+    base: dict[str, str | bytes] = {"examples/repo/repo.py": EXAMPLE, "src/app/__init__.py": "",
+                                    "src/app/run.py": user, "pyproject.toml": PYPROJECT,
+                                    "tox.ini": "[testenv:style]\ndeps = pre-copy\ncommands = copy run\n"}
+    head: dict[str, str | bytes | None] = {"examples/repo/repo.py": None}
+    result, names = _review(make_case(tmp_path / "deleted", base, head, checks=NO_CHECKS))
+    assert names["copy"] == "its definition was removed"
+    assert _dangling(result) == blocked
+    assert result.verdict == ("MODIFY" if blocked else "KEEP")
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Comments, docstrings, prose strings and prose config values are no use
 # ---------------------------------------------------------------------------------------------------------------

@@ -8,11 +8,12 @@ exports what its `__all__` or `module.exports` names, whatever defines it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from showcause.analysis.codetext import file_class, is_data_config
 from showcause.symbols import language_for
 
-__all__ = ["exported_names", "is_common_word", "is_test_data"]
+__all__ = ["exported_names", "imports_module", "is_common_word", "is_test_data"]
 
 _FIXTURE_DIRS = frozenset({"fixtures", "fixture", "__fixtures__", "testdata", "test_data", "test-data",
                            "__snapshots__"})
@@ -90,3 +91,36 @@ def exported_names(path: str, text: str) -> tuple[set[str], set[str]]:
         return set(), set()
     listed = {n for body in _lists(text, _JS_EXPORT_OBJECT, "}") for n in _OBJECT_KEY.findall("{" + body)}
     return set(_JS_EXPORT.findall(text)), listed
+
+
+def _module_stem(path: str) -> str:
+    """How code names the module of a file: its stem, or its directory for a package's `__init__`/`index`."""
+    parts = path.split("/")
+    stem = parts[-1].split(".", 1)[0]
+    return parts[-2] if stem in ("__init__", "index") and len(parts) > 1 else stem
+
+
+@lru_cache(maxsize=512)
+def _import_pattern(language: str, stem: str) -> re.Pattern[str] | None:
+    s = re.escape(stem)
+    if language == "python":
+        return re.compile(rf"^[ \t]*(?:from[ \t]+[\w.]*\b{s}\b[\w.]*[ \t]+import\b"
+                          rf"|(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+[^\n]*\b{s}\b)", re.M)
+    if language in ("javascript", "typescript", "tsx"):
+        return re.compile(rf"""(?:\brequire\s*\(|\bfrom\s*|\bimport\s*\(?)\s*['"][^'"\n]*\b{s}"""
+                          r"""(?:/index)?(?:\.[cm]?[jt]sx?)?['"]""")
+    return None
+
+
+def imports_module(path: str, text: str, defining: tuple[str, ...], line: str = "") -> bool:
+    """Whether the file at `path` could reach a name defined only in the files `defining` (all deleted by the
+    change): code imports one of their modules; a config `line` names one (`repo:cli`, `pkg.repo.commit`).
+    In a language without a pattern here, assume it could."""
+    if file_class(path) != "code":
+        return any(re.search(rf"(?<![\w-]){re.escape(_module_stem(f))}(?![\w-])", line) for f in defining)
+    language = language_for(path) or ""
+    for file in defining:
+        pattern = _import_pattern(language, _module_stem(file))
+        if pattern is None or pattern.search(text):
+            return True
+    return False

@@ -20,7 +20,10 @@ whole value (`handler = "rotate_logs"`), never a word among others in a value; n
 (`tests/fixtures/`, `testdata/`, the config-format files of test directories). A common word (`line`,
 `data`, `value`) counts only in code, as an identifier, a string that names something (`cfg["line"]`,
 `getattr(x, "line")`) or SQL, and in SQL files; a name retired only as a method or an attribute counts
-only where it is reached as one (`obj.name`, a string such as `getattr(obj, "name")`).
+only where it is reached as one (`obj.name`, a string such as `getattr(obj, "name")`). A name whose every
+definition was in a file the change deleted (a removed `examples/` script) is used elsewhere only where its
+module is imported, or, in config, where the line names that module (`repo:cli`): a same-named local
+function, parameter or attribute elsewhere is another thing.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from pathlib import Path
 from tree_sitter import Tree
 
 from showcause.analysis.codetext import code_text, config_keys, file_class, is_data_config, name_pattern
-from showcause.analysis.reach import exported_names, is_common_word, is_test_data
+from showcause.analysis.reach import exported_names, imports_module, is_common_word, is_test_data
 from showcause.analysis.scope import local_lines, parse_for_scope
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
@@ -49,6 +52,7 @@ __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _WORD = re.compile(r"[A-Za-z0-9_$]+")
 _MIN_LEN = 3
+_MAX_RAW = 4 * 1024 * 1024   # enough of a file to find its imports
 _HISTORY = frozenset({"migrations", "migration", "migrate", "alembic"})
 _MIGRATION = re.compile(r"(?i)\b(?:rename\s+(?:column\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+to\b"
                         r"|drop\s+column\s+(?:if\s+exists\s+)?([A-Za-z_][A-Za-z0-9_]*)"
@@ -76,6 +80,7 @@ class RetiredName:
     head_count: int
     why: str            # which defining side is gone
     member: bool = False  # retired as a method or attribute only: a use reaches it as one
+    defining: tuple[str, ...] = ()   # base files of its definitions when the change deleted all of them
 
 
 @lru_cache(maxsize=1024)
@@ -116,6 +121,7 @@ class Retirement:
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_lines: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
     _head_strict: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
+    _head_raw: dict[str, str] = field(default_factory=dict, repr=False)
     _base_keys: dict[str, dict[int, set[str]]] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
     _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
@@ -239,11 +245,12 @@ class Retirement:
             if name in head.exported or self._reach(snap.head, head_index.lookup(name, "definition"), name, True):
                 continue
             kinds: set[str] = set()
+            files: set[str] = set()
             if name in migrated:
                 why = "a migration of the change renames or drops it"
             elif head.total[name] >= base.total[name]:
                 continue
-            elif kinds := self._reach(snap.base, base_index.lookup(name, "definition"), name, False):
+            elif kinds := self._reach(snap.base, base_index.lookup(name, "definition"), name, False, files):
                 why = "its definition was removed"
             elif name in base.exported or name in base.listed:
                 why = "its export was removed"
@@ -254,7 +261,10 @@ class Retirement:
             else:
                 continue
             member = bool(kinds) and kinds <= _MEMBER_ONLY and name not in base.keys
-            out[name] = RetiredName(name, base.total[name], head.total[name], why, member)
+            # Definitions only in files the change deleted (a removed examples/ script) are reached from
+            # elsewhere only through an import of their module: a same-named local elsewhere is another thing.
+            gone = tuple(sorted(files)) if files and not any((snap.head / f).exists() for f in files) else ()
+            out[name] = RetiredName(name, base.total[name], head.total[name], why, member, gone)
         held = rg_words_in(snap.head, sorted(out), head.left_out, timeout=self.timeout) if out else set()
         return {name: r for name, r in out.items() if name not in held}
 
@@ -273,7 +283,8 @@ class Retirement:
             self._base_keys[rel] = config_keys(rel, text) if text is not None else {}
         return name in self._base_keys[rel].get(line, set())
 
-    def _reach(self, root: Path, hits: list[SymbolHit], name: str, imports: bool) -> set[str]:
+    def _reach(self, root: Path, hits: list[SymbolHit], name: str, imports: bool,
+               files: set[str] | None = None) -> set[str]:
         """The kinds of the definitions of `name` that other code can reach: an attribute (`self.x = …`) or
         an export wherever it is, anything else outside a function. Never a parameter, nor an import unless
         `imports` (on head, where a module-level import still binds the name)."""
@@ -284,6 +295,8 @@ class Retirement:
                 continue
             if h.detail in ("property", "export"):
                 found.add(h.detail)
+                if files is not None:
+                    files.add(h.file)
             else:
                 lines.setdefault(h.file, {}).setdefault(h.line, set()).add(h.detail)
         for file, by_line in lines.items():
@@ -296,7 +309,10 @@ class Retirement:
                 self._trees[key] = parse_for_scope(file, data, self.budget)
             tree = self._trees[key]
             local = local_lines(tree, name, by_line) if tree is not None else set()
-            found.update(d for line, details in by_line.items() if line not in local for d in details)
+            reached = [d for line, details in by_line.items() if line not in local for d in details]
+            found.update(reached)
+            if reached and files is not None:
+                files.add(file)
         return found
 
     def uses(self, file: str, line: int | None) -> list[RetiredName]:
@@ -320,12 +336,20 @@ class Retirement:
             return []
         out = []
         for n, r in sorted(self.names.items()):
-            if n not in row or not _counted(file, n):
+            if n not in row or not _counted(file, n) or (r.defining and not self._imports(file, r.defining, row)):
                 continue
             text = self._head_row(file, line, self._head_strict, True) if is_common_word(n) else row
             if text is not None and (_member_pattern(n) if r.member else name_pattern(n)).search(text):
                 out.append(r)
         return out
+
+    def _imports(self, file: str, defining: tuple[str, ...], row: str) -> bool:
+        if file not in self._head_raw:
+            try:
+                self._head_raw[file] = (self.snapshot.head / file).read_bytes()[:_MAX_RAW].decode("utf-8", "replace")
+            except OSError:
+                self._head_raw[file] = ""
+        return imports_module(file, self._head_raw[file], defining, row)
 
     def _head_row(self, file: str, line: int, rows: dict[str, list[str] | None], strict: bool) -> str | None:
         """Line `line` of the head file's code text (`strict`: its strict text, for code), read once."""
