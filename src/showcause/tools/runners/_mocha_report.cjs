@@ -1,6 +1,9 @@
 'use strict';
 // mocha reporter loaded inside the sandbox: one JSON line per test outcome, written as tests finish (a run
-// killed by the timeout still reports what ran), each test named by its suites' titles.
+// killed by the timeout still reports what ran), each test named by its suites' titles. A test file that does
+// not load (a syntax error, a require that throws) stops mocha before any test runs or any reporter event:
+// mocha's loading is wrapped (this module is required when mocha is constructed, before it loads files) so
+// that file is written as failed, with its first error line (`load: true`).
 const fs = require('fs');
 
 const OUT = process.env.SHOWCAUSE_REPORT || '';
@@ -27,6 +30,41 @@ function fileOf(test) {
   while (node && !node.file) node = node.parent;
   return node ? String(node.file) : '';
 }
+
+function loadMessage(err) {
+  const name = err && err.name ? String(err.name) : 'Error';
+  const first = String((err && (err.message || err)) || '').split('\n').map((s) => s.trim()).find(Boolean) || '';
+  return `${name}: ${first}`.slice(0, 400);
+}
+
+function watchLoading() {
+  const key = Object.keys(require.cache).find((k) => /[\\/]mocha[\\/]lib[\\/]mocha\.js$/.test(k));
+  const Mocha = key ? require.cache[key].exports : null;
+  if (!Mocha || !Mocha.prototype || Mocha.prototype.showcauseWatched) return;
+  Mocha.prototype.showcauseWatched = true;
+  for (const name of ['loadFiles', 'loadFilesAsync']) {
+    const original = Mocha.prototype[name];
+    if (typeof original !== 'function') continue;
+    Mocha.prototype[name] = function (...args) {
+      let current = '';
+      this.suite.on('pre-require', (_context, file) => { current = String(file); });
+      this.suite.on('post-require', () => { current = ''; });
+      const failed = (err) => {
+        if (current) emit({file: current, path: null, outcome: 'failed', load: true, message: loadMessage(err)});
+        current = '';
+      };
+      try {
+        const result = original.apply(this, args);
+        return result && typeof result.then === 'function' ? result.catch((err) => { failed(err); throw err; }) : result;
+      } catch (err) {
+        failed(err);
+        throw err;
+      }
+    };
+  }
+}
+
+watchLoading();
 
 function ShowcauseReporter(runner) {
   runner.on('pass', (test) => emit({file: fileOf(test), path: titles(test), outcome: 'passed'}));

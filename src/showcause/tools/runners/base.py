@@ -10,7 +10,7 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult
 
-__all__ = ["Command", "Runner", "TestOutcome", "TestRun", "describe_run", "group_key", "merge_procs"]
+__all__ = ["Collection", "Command", "Runner", "TestOutcome", "TestRun", "describe_run", "group_key", "merge_procs"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,14 @@ class TestRun:
         # pytest: 0 ok, 1 failures, 4 id not found, 5 nothing collected; node: 0 or 1.
         return (not self.unstarted and not self.proc.timed_out and rc is not None
                 and (bool(self.outcomes) or rc in (0, 4, 5)))
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A runner's own collection of a tree (pytest's, or a JavaScript runner asked in the sandbox)."""
+
+    files: tuple[str, ...]               # the test files it collects, relative to the root
+    errors: tuple[TestOutcome, ...]      # files that failed to collect, and projects whose collection failed
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,10 @@
 """jest, from the project's own node_modules, one process per test file in its package's directory, read back
-from its JSON report (`--json --outputFile`)."""
+from its JSON report (`--json --outputFile`).
+
+Which files are tests: `testMatch` matched on the host when the config is data (package.json's `jest` key,
+jest.config.json) and says nothing the host cannot read exactly; else jest's own `--listTests` in the
+sandbox (a config that is code, `testRegex`, `testPathIgnorePatterns`, `roots`, `projects`, a preset…).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +13,9 @@ from typing import ClassVar
 
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
-from showcause.tools.runners.base import Command, TestOutcome
+from showcause.tools.runners.base import Collection, Command, TestOutcome
+from showcause.tools.runners.jsask import ask, failure, last_json_line, listed_files
+from showcause.tools.runners.jsdiscover import Selection, collect_js
 from showcause.tools.runners.jsglob import Glob, compile_glob, compile_globs
 from showcause.tools.runners.jsproject import (
     JsProject,
@@ -20,7 +27,6 @@ from showcause.tools.runners.jsproject import (
     read_text,
     rel_to,
     runner_command,
-    tests_of,
 )
 from showcause.tools.runners.jsreport import read_json_report, wanted
 
@@ -31,6 +37,10 @@ _DEFAULT = tuple(g for g in (compile_glob("**/__tests__/**/*.[jt]s?(x)"),
                              compile_glob("**/?(*.)+(spec|test).[jt]s?(x)")) if g is not None)
 _TS_TRANSFORMS = ("ts-jest", "@swc/jest", "esbuild-jest", "@babel/preset-typescript", "babel-preset-typescript")
 _BABEL = ("babel.config.", ".babelrc")
+# Keys that change which files jest runs in ways only jest itself reads exactly (a regex on the absolute
+# path, roots, presets, projects, extensions).
+_ASK_KEYS = frozenset({"testRegex", "testPathIgnorePatterns", "roots", "projects", "rootDir", "preset",
+                       "modulePathIgnorePatterns", "moduleFileExtensions", "haste", "testPathPattern"})
 
 
 def _chain(tree: Path, project: JsProject) -> list[dict[str, object]]:
@@ -68,15 +78,45 @@ def _uses_babel(tree: Path, project: JsProject) -> bool:
     return "babel" in pkg or any(n.startswith(_BABEL) for n in entries(tree, project.dir))
 
 
-def testmatch_globs(tree: Path, project: JsProject) -> tuple[Glob, ...]:
-    """The package's `testMatch` when its config is data and every glob reads, else jest's default."""
+def testmatch_globs(tree: Path, project: JsProject) -> tuple[Glob, ...] | None:
+    """The package's `testMatch` (jest's default when its config says none) when its config is data the host
+    reads exactly; None when jest itself must be asked."""
+    if any(n.startswith("jest.config.") and not n.endswith(".json") for n in entries(tree, project.dir)):
+        return None
     config = _jest_config(tree, project)
+    if _ASK_KEYS.intersection(config):
+        return None
     raw = config.get("testMatch")
-    if isinstance(raw, list):
-        globs = compile_globs([g.replace("<rootDir>/", "") for g in raw if isinstance(g, str)])
-        if globs:
-            return globs
-    return _DEFAULT
+    if raw is None:
+        return _DEFAULT
+    if not isinstance(raw, list) or not raw or not all(isinstance(g, str) for g in raw):
+        return None
+    texts = [str(g).removeprefix("<rootDir>/") for g in raw]
+    if any("<rootDir>" in t or t.startswith("!") for t in texts):   # a negation, a root elsewhere: jest reads it
+        return None
+    return compile_globs(texts)
+
+
+def _esm_flags(tree: Path, project: JsProject) -> tuple[str, ...]:
+    # Native ES modules need node's VM modules (a project sets it in its test script).
+    pkg = package_json(tree, project.dir) or {}
+    esm = pkg.get("type") == "module" or "experimental-vm-modules" in project.script
+    return ("--experimental-vm-modules",) if esm else ()
+
+
+def _listed(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) -> Selection:
+    """jest's own `--listTests` for the package, in the sandbox; its default testMatch stands in when that
+    fails (an error of the collection)."""
+    cmd = runner_command(tree, env, project, "jest/bin/jest.js", ["--listTests", "--json", "--ci", "--watchman=false"],
+                         node_flags=_esm_flags(tree, project))
+    if cmd.problem:
+        return Selection(_DEFAULT, error=TestOutcome(project.dir or "<collection>", "error", cmd.problem))
+    answer = ask(tree, policy, env, cmd)
+    paths = last_json_line(answer.proc.stdout) if answer.proc.returncode == 0 else None
+    listed = listed_files(tree, answer, paths, project)
+    if listed is None:
+        return Selection(_DEFAULT, error=failure(project, "jest", answer.proc))
+    return Selection(listed=listed)
 
 
 class JestRunner:
@@ -94,8 +134,15 @@ class JestRunner:
             return _uses_babel(tree, project) or _transforms_ts(tree, project)
         return True
 
+    def collect(self, tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
+        """The files jest runs, package by package, and the packages where asking jest failed."""
+        def select(project: JsProject) -> Selection:
+            globs = testmatch_globs(tree, project)
+            return Selection(globs) if globs is not None else _listed(tree, project, policy, env)
+        return collect_js(tree, self.name, self.suffixes, select)
+
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-        return tests_of(tree, self.name, self.suffixes, lambda project: testmatch_globs(tree, project))
+        return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
         (out / "jest.json").unlink(missing_ok=True)
@@ -103,13 +150,9 @@ class JestRunner:
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
         file = targets[0].split("::", 1)[0]
         project = project_for(tree, file)
-        pkg = package_json(tree, project.dir) or {}
-        # Native ES modules need node's VM modules (a project sets it in its test script).
-        esm = pkg.get("type") == "module" or "experimental-vm-modules" in project.script
         args = ["--ci", "--json", "--outputFile={out}/jest.json", "--runInBand", "--forceExit", "--watchman=false",
                 f"--testTimeout={1000 * policy.process.test_timeout_s}", "--runTestsByPath", f"{{root}}/{file}"]
-        return runner_command(tree, env, project, "jest/bin/jest.js", args,
-                              node_flags=("--experimental-vm-modules",) if esm else ())
+        return runner_command(tree, env, project, "jest/bin/jest.js", args, node_flags=_esm_flags(tree, project))
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return wanted(read_json_report(out / "jest.json", targets[0].split("::", 1)[0]), targets)

@@ -13,7 +13,6 @@ import os
 import re
 import shlex
 import stat
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -24,7 +23,6 @@ from showcause.sandbox.nodeenv import host_path
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.toolchain import test_node_options
 from showcause.tools.runners.base import Command
-from showcause.tools.runners.jsglob import Glob
 
 __all__ = [
     "JS_RUNNERS",
@@ -41,7 +39,6 @@ __all__ = [
     "rel_to",
     "relative_to_package",
     "runner_command",
-    "tests_of",
 ]
 
 NODE_ADDRESS_MB = 16384   # address space only; real memory stays capped by the memory cgroup
@@ -305,18 +302,3 @@ def runner_command(tree: Path, env: ProjectEnv, project: JsProject, entry: str |
     return Command([node, *node_flags, found[0], *args], {**({"NODE_OPTIONS": options} if options else {}),
                                                         **(extra_env or {})},
                    address_mb=NODE_ADDRESS_MB, cwd=project.dir)
-
-
-def tests_of(tree: Path, runner: str, suffixes: tuple[str, ...], include: Callable[[JsProject], Sequence[Glob]],
-             exclude: Sequence[Glob] = ()) -> list[str]:
-    """The files of the tree that `runner` runs (the project's runner for them) and that its globs for their
-    package (`include`, minus `exclude`) match, relative to that package's directory."""
-    found = []
-    for file in js_files(tree, suffixes):
-        project = project_for(tree, file)
-        if project.runner != runner:
-            continue
-        rel = relative_to_package(project, file)
-        if any(g.match(rel) for g in include(project)) and not any(g.match(rel) for g in exclude):
-            found.append(file)
-    return found

@@ -3,7 +3,12 @@ back from showcause's reporter (`_mocha_report.cjs`: one JSON line per test, as 
 
 mocha adds the `spec` of its config to the files it is given, so the run is narrowed to the target with an
 `--ignore` of everything else (a negated glob); a path holding glob syntax cannot be written so, and then
-the whole spec runs and only the target's rows are read.
+the whole spec runs and only the target's rows are read. A file that does not load (a syntax error, a
+require that throws) stops mocha before any test: the reporter names it, failed, with its first error line.
+
+Which files are tests: mocha's `spec`, `extension`, `ignore` and `recursive` globbed on the host; read as data
+from package.json and a .mocharc.json/.yml, or, where the config is code (.mocharc.js/.cjs), by mocha's own
+`loadOptions` in the sandbox (`_mocha_config.cjs`), its defaults standing in when that fails.
 """
 
 from __future__ import annotations
@@ -13,20 +18,24 @@ from pathlib import Path
 from typing import ClassVar
 
 from showcause.core import jsonsafe
+from showcause.core.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
-from showcause.tools.runners.base import Command, TestOutcome
+from showcause.tools.runners.base import Collection, Command, TestOutcome
+from showcause.tools.runners.jsask import ask, failure
+from showcause.tools.runners.jsdiscover import Selection, collect_js
 from showcause.tools.runners.jsglob import Glob, compile_glob, has_special
 from showcause.tools.runners.jsproject import (
+    NODE_ADDRESS_MB,
     JsProject,
     entries,
+    installed,
     package_json,
     project_for,
     read_json,
     read_text,
     rel_to,
     runner_command,
-    tests_of,
 )
 from showcause.tools.runners.jsreport import wanted
 
@@ -105,10 +114,10 @@ def _script_specs(args: tuple[str, ...]) -> tuple[list[str], bool]:
     return specs, "--recursive" in args
 
 
-def spec_globs(tree: Path, project: JsProject) -> tuple[Glob, ...]:
+def spec_globs(tree: Path, project: JsProject, config: dict[str, object] | None = None) -> tuple[Glob, ...]:
     """The package's spec as globs relative to its directory; mocha's default (`./test/*.{js,cjs,mjs}`) when
-    nothing (readable) says otherwise."""
-    config = mocha_config(tree, project) or {}
+    nothing (readable) says otherwise. `config`: mocha's as read (else the package's, when it is data)."""
+    config = config if config is not None else mocha_config(tree, project) or {}
     exts = [e.lstrip(".") for e in _strings(config.get("extension"))] or list(_JS)
     script_specs, recursive = _script_specs(project.args)
     recursive = recursive or config.get("recursive") is True
@@ -124,6 +133,32 @@ def spec_globs(tree: Path, project: JsProject) -> tuple[Glob, ...]:
     return tuple(globs)
 
 
+def _asked_config(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) -> tuple[dict[str, object],
+                                                                                      TestOutcome | None]:
+    """mocha's own reading of the package's config (code), in the sandbox: ({}, the error) when it fails."""
+    found = installed(tree, env, project.dir, "mocha/lib/cli/options.js")
+    if found is None:
+        return {}, TestOutcome(project.dir or "<collection>", "error",
+                               f"mocha is not installed in node_modules ({project.why}): run npm ci")
+    node = which("node") or "/usr/bin/node"
+    cmd = Command([node, "{out}/_mocha_config.cjs", found[0]], {"SHOWCAUSE_REPORT": "{out}/mocha-config.json"},
+                  address_mb=NODE_ADDRESS_MB, cwd=project.dir)
+    answer = ask(tree, policy, env, cmd, "mocha-config.json",
+                 lambda out: shutil.copy(Path(__file__).with_name("_mocha_config.cjs"), out / "_mocha_config.cjs"))
+    if answer.proc.returncode != 0 or not isinstance(answer.report, dict):
+        return {}, failure(project, "mocha", answer.proc, "reading of its config")
+    return {k: answer.report[k] for k in ("spec", "extension", "ignore", "recursive") if k in answer.report}, None
+
+
+def _selection(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) -> Selection:
+    config = mocha_config(tree, project)
+    error = None
+    if config is None:
+        config, error = _asked_config(tree, project, policy, env)
+    ignore = tuple(g for g in (compile_glob(t) for t in _strings(config.get("ignore"))[:50]) if g is not None)
+    return Selection(spec_globs(tree, project, config), ignore, error=error)
+
+
 def read_mocha_report(path: Path, file: str) -> list[TestOutcome]:
     latest: dict[str, TestOutcome] = {}
     if not path.is_file():
@@ -134,6 +169,9 @@ def read_mocha_report(path: Path, file: str) -> list[TestOutcome]:
         except ValueError:   # a line cut by a kill, or one the code under test wrote too large or deep
             continue
         if not isinstance(row, dict) or not str(row.get("file", "")).replace("\\", "/").endswith("/" + file):
+            continue
+        if row.get("load") is True and row.get("outcome") == "failed":   # the file did not load
+            latest[file] = TestOutcome(file, "failed", str(row.get("message", ""))[:300])
             continue
         titles = row.get("path")
         name = " > ".join(str(t) for t in titles) if isinstance(titles, list) else str(titles)
@@ -152,11 +190,18 @@ class MochaRunner:
         project = project_for(tree, file)
         if project.runner != "mocha":
             return False
-        exts = [e.lstrip(".") for e in _strings((mocha_config(tree, project) or {}).get("extension"))]
+        config = mocha_config(tree, project)
+        if config is None:   # code: its extensions are what discovery asked mocha for
+            return True
+        exts = [e.lstrip(".") for e in _strings(config.get("extension"))]
         return file.rsplit(".", 1)[-1] in (*_JS, *exts)   # other kinds only where the config names them
 
+    def collect(self, tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
+        """The files mocha runs, package by package, and the packages whose config mocha could not read."""
+        return collect_js(tree, self.name, self.suffixes, lambda project: _selection(tree, project, policy, env))
+
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-        return tests_of(tree, self.name, self.suffixes, lambda project: spec_globs(tree, project))
+        return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
         shutil.copy(Path(__file__).with_name("_mocha_report.cjs"), out / "_mocha_report.cjs")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.core import jsonsafe
@@ -23,7 +22,7 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
-from showcause.tools.runners.base import TestOutcome
+from showcause.tools.runners.base import Collection, TestOutcome
 from showcause.tools.runners.globs import discover_tests
 from showcause.tools.runners.pytest_projects import find_projects
 from showcause.tools.runners.pytest_support import prepare_out, pytest_argv, pytest_env
@@ -32,12 +31,6 @@ __all__ = ["Collection", "collect"]
 
 _MAX_FILES = 100_000
 _SKIP_WALK = {".git", "node_modules", "__pycache__"}
-
-
-@dataclass(frozen=True)
-class Collection:
-    files: tuple[str, ...]               # the test files pytest collects, relative to the root
-    errors: tuple[TestOutcome, ...]      # files that failed to collect, and projects whose collection failed
 
 
 def _has_python(tree: Path, project: str = "", nested: tuple[str, ...] = ()) -> bool:

@@ -1,16 +1,25 @@
 """vitest, from the project's own node_modules, one process per test file in its package's directory, read back
-from its JSON reporter (`--reporter=json --outputFile`). TypeScript, JSX and ES modules run natively."""
+from its JSON reporter (`--reporter=json --outputFile`). TypeScript, JSX and ES modules run natively.
+
+Which files are tests: vitest's defaults when the package has no config; its config is code
+(`vitest.config.*`, a `vite.config.*`, a workspace file), so then vitest itself lists them in the sandbox
+(`vitest list --filesOnly --json=FILE`, vitest 2.1 and later). An older vitest cannot list files without
+loading every test, and its defaults stand in.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import ClassVar
 
+from showcause.core import jsonsafe
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
-from showcause.tools.runners.base import Command, TestOutcome
+from showcause.tools.runners.base import Collection, Command, TestOutcome
+from showcause.tools.runners.jsask import ask, failure, listed_files
+from showcause.tools.runners.jsdiscover import Selection, collect_js
 from showcause.tools.runners.jsglob import compile_glob
-from showcause.tools.runners.jsproject import project_for, runner_command, tests_of
+from showcause.tools.runners.jsproject import JsProject, entries, installed, project_for, runner_command
 from showcause.tools.runners.jsreport import read_json_report, wanted
 
 __all__ = ["VitestRunner"]
@@ -21,6 +30,41 @@ _EXCLUDE = tuple(g for g in (compile_glob(t) for t in (
     "**/node_modules/**", "**/dist/**", "**/cypress/**", "**/.{idea,git,cache,output,temp}/**",
     "**/{karma,rollup,webpack,vite,vitest,jest,ava,babel,nyc,cypress,tsup,build,eslint,prettier}.config.*"))
     if g is not None)
+_CONFIGS = ("vitest.config.", "vite.config.", "vitest.workspace.", "vitest.projects.")
+_LISTS_FILES = (2, 1)      # the first vitest whose `list` takes --filesOnly
+_LIST = "vitest-list.json"
+
+
+def _version(tree: Path, project: JsProject, env: ProjectEnv) -> tuple[int, ...] | None:
+    """The installed vitest's version, from its package.json (data)."""
+    found = installed(tree, env, project.dir, "vitest/package.json")
+    try:
+        pkg = jsonsafe.load_file(found[1], max_bytes=jsonsafe.MAX_CONFIG_BYTES) if found else None
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    version = pkg.get("version") if isinstance(pkg, dict) else None
+    parts = version.split("-", 1)[0].split(".") if isinstance(version, str) else []
+    return tuple(int(p) for p in parts) if parts and all(p.isdigit() for p in parts) else None
+
+
+def _selection(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) -> Selection:
+    """vitest's defaults where the package has no config (or its vitest cannot list files); else the files
+    `vitest list --filesOnly` gives in the sandbox, its defaults standing in when that fails."""
+    version = _version(tree, project, env)
+    if not any(n.startswith(_CONFIGS) for n in entries(tree, project.dir)) or \
+            (version is not None and version < _LISTS_FILES):
+        return Selection(_INCLUDE, _EXCLUDE)
+    cmd = runner_command(tree, env, project, "vitest/vitest.mjs",
+                         ["list", "--filesOnly", f"--json={{out}}/{_LIST}", "--no-cache"])
+    if cmd.problem:
+        return Selection(_INCLUDE, _EXCLUDE, error=TestOutcome(project.dir or "<collection>", "error", cmd.problem))
+    answer = ask(tree, policy, env, cmd, _LIST)
+    rows = answer.report if answer.proc.returncode == 0 and isinstance(answer.report, list) else None
+    paths = [r.get("file") for r in rows if isinstance(r, dict)] if rows is not None else None
+    listed = listed_files(tree, answer, paths, project)
+    if listed is None:
+        return Selection(_INCLUDE, _EXCLUDE, error=failure(project, "vitest", answer.proc))
+    return Selection(listed=listed)
 
 
 class VitestRunner:
@@ -31,8 +75,12 @@ class VitestRunner:
     def claims(self, tree: Path, file: str) -> bool:
         return project_for(tree, file).runner == "vitest"
 
+    def collect(self, tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
+        """The files vitest runs, package by package, and the packages where asking vitest failed."""
+        return collect_js(tree, self.name, self.suffixes, lambda project: _selection(tree, project, policy, env))
+
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-        return tests_of(tree, self.name, self.suffixes, lambda _project: _INCLUDE, _EXCLUDE)
+        return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
         (out / "vitest.json").unlink(missing_ok=True)
