@@ -2,7 +2,8 @@
 sandbox at whatever level hides the host here, the project's node_modules bound read-only).
 
 Each runner: a breaking change blocks (MODIFY, exit 1) with the exact root-relative test id, a correct
-change passes (KEEP, exit 0). Then `__tests__/` and `*.spec.js` discovery, a vitest TypeScript test, an npm
+change passes (KEEP, exit 0). Then `__tests__/` and `*.spec.js` discovery, a mocha file that does not load
+(blocking when the change broke it, not when it never loaded), a vitest TypeScript test, an npm
 workspaces monorepo, a runner listed but not installed, and the project's own TypeScript compiler.
 """
 
@@ -80,7 +81,8 @@ def modules() -> Path:
 
 
 def _review(repo: Path) -> tuple[int, dict]:
-    proc = showcause("review", "--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--format", "json")
+    proc = showcause("review", "--mode", "mechanical", "--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD",
+                     "--format", "json")
     assert proc.stdout.strip(), proc.stderr
     return proc.returncode, json.loads(proc.stdout)
 
@@ -133,6 +135,42 @@ def test_mocha_runs_only_the_file_asked_for_despite_its_config_spec(modules: Pat
         ("test/slug.spec.js::slug > joins words with dashes", "passed"),
         ("test/unit/words.spec.js::words > count > counts words", "passed")]
     assert run.problem == "" and run.complete
+
+
+def test_a_mocha_file_that_does_not_load_is_a_failure_of_that_file(modules: Path, tmp_path: Path):
+    """mocha stops before any test when a file does not load; its reporter still names the file."""
+    broken = {"test/syntax.spec.js": "describe('open', () => {\n",
+              "test/throws.spec.js": "require('./no-such-module');\n",
+              "test/esm.spec.mjs": "import { x } from './no-such-module.mjs';\n"}
+    repo = js_repo(tmp_path / "m", {**MOCHA, **broken}, {"README.md": "x\n"}, modules)
+    targets = ["test/syntax.spec.js", "test/throws.spec.js", "test/esm.spec.mjs", "test/slug.spec.js"]
+    with from_git(repo, "HEAD~1", "HEAD") as snap:
+        env = tool_context(snap).env
+        run = run_tests(snap.head, targets, load_policy(), env=env)
+    rows = [(o.test, o.outcome, o.message) for o in run.outcomes]
+    assert rows[:2] == [("test/syntax.spec.js", "failed", "SyntaxError: Unexpected end of input"),
+                        ("test/throws.spec.js", "failed", "Error: Cannot find module './no-such-module'")]
+    assert rows[2][:2] == ("test/esm.spec.mjs", "failed") and rows[2][2].startswith("Error: Cannot find module")
+    assert rows[3] == ("test/slug.spec.js::slug > joins words with dashes", "passed", "")
+
+
+SYNTAX_ERROR = {"test/slug.spec.js": MOCHA["test/slug.spec.js"] + "describe('unclosed', () => {\n"}
+
+
+def test_a_mocha_file_broken_by_the_change_blocks(modules: Path, tmp_path: Path):
+    code, doc = _review(js_repo(tmp_path / "m", MOCHA, SYNTAX_ERROR, modules))
+    assert (code, doc["verdict"], _blocked_ids(doc)) == (1, "MODIFY", ["test/slug.spec.js"])
+    (call,) = [c for c in doc["tool_calls"] if c["tool"] == "run_test"]
+    assert ("FAILED test/slug.spec.js [base: passed — broken by this change] (failed all 3 runs on head, passed all "
+            "3 on base) — SyntaxError: Unexpected end of input") in call["output"]
+
+
+def test_a_mocha_file_that_did_not_load_before_the_change_does_not_block(modules: Path, tmp_path: Path):
+    code, doc = _review(js_repo(tmp_path / "m", {**MOCHA, **SYNTAX_ERROR}, MOCHA_KEEPS, modules))
+    assert (code, doc["verdict"], _blocked_ids(doc)) == (0, "KEEP", [])
+    (call,) = [c for c in doc["tool_calls"] if c["tool"] == "run_test"]
+    assert ("FAILED test/slug.spec.js [base: failed — already failing before this change] — SyntaxError: "
+            "Unexpected end of input") in call["output"]
 
 
 MONO = {
