@@ -107,6 +107,24 @@ def test_a_listing_keeps_only_files_of_its_own_package(modules: Path, tmp_path: 
     assert _collect(tmp_path, "jest", files, modules) == Collection(("packages/app/src/a.test.js",), ())
 
 
+@pytest.mark.parametrize(("extra", "files", "errors"), [
+    ("", (), 0),                                                # jest's own list would hold checks/a.test.js
+    (", `${root}/checks/../checks/a.test.js`", ("checks/a.test.js",), 0),
+    (", 7", ("checks/a.test.js",), 1),                          # not a listing: an error, the defaults stand in
+])
+def test_a_forged_listing_names_only_files_of_the_package(extra: str, files: tuple, errors: int, modules: Path,
+                                                          tmp_path: Path):
+    """The listing is the config's to write (here after jest's own, at exit): only regular files of the
+    package's tree survive."""
+    forged = ("process.on('exit', () => { const root = process.cwd();\n"
+              "  console.log(JSON.stringify(['/etc/passwd', `${root}/../outside.test.js`, `${root}/checks`,\n"
+              f"    `${{root}}/gone.test.js`{extra}])); }});\nmodule.exports = {{}};\n")
+    tree = {"package.json": _pkg("jest"), "jest.config.js": forged, "checks/a.test.js": "",
+            "../outside.test.js": ""}
+    found = _collect(tmp_path, "jest", tree, modules)
+    assert (found.files, len(found.errors)) == (files, errors)
+
+
 def test_a_config_that_is_data_is_read_on_the_host(tmp_path: Path):
     """jest is not even installed: a data config never asks it (asking would be an error of the collection)."""
     files = {"package.json": _pkg("jest", jest={"testMatch": ["<rootDir>/checks/**/*.js"]}),
