@@ -40,7 +40,7 @@ _BABEL = ("babel.config.", ".babelrc")
 # Keys that change which files jest runs in ways only jest itself reads exactly (a regex on the absolute
 # path, roots, presets, projects, extensions).
 _ASK_KEYS = frozenset({"testRegex", "testPathIgnorePatterns", "roots", "projects", "rootDir", "preset",
-                       "modulePathIgnorePatterns", "moduleFileExtensions", "haste", "testPathPattern"})
+                       "modulePathIgnorePatterns", "moduleFileExtensions", "haste"})
 
 
 def _chain(tree: Path, project: JsProject) -> list[dict[str, object]]:
