@@ -227,13 +227,30 @@ def test_a_removed_tool_section_is_retired_only_when_code_reads_it(tmp_path: Pat
     assert result.verdict == ("MODIFY" if retired else "KEEP")
 
 
+@pytest.mark.parametrize(("reader", "retired"), [
+    # click 8.1.8 moved its metadata out of setup.cfg: a CLI argument of that name and an attribute of it
+    # read no key of a tool's own file
+    ('import click\n\n\n@click.argument("download_url")\ndef fetch(download_url):\n'
+     '    return download_url.strip(), fetch.download_url\n', {}),
+    ('import configparser\n\ncfg = configparser.ConfigParser()\ncfg.read("setup.cfg")\n'
+     'home = cfg.get("metadata", "download_url")\n', {"download_url": "a config line holding it was removed"}),
+])
+def test_a_key_of_a_tools_own_file_is_read_only_through_a_lookup(tmp_path: Path, reader: str,
+                                                                  retired: dict[str, str]):
+    base: dict[str, str | bytes] = {"setup.cfg": "[metadata]\nname = click\ndownload_url = https://x.example\n",
+                                    "src/cli.py": reader}
+    head: dict[str, str | bytes | None] = {"setup.cfg": "[metadata]\nname = click\n"}
+    _result, names = _review(make_case(tmp_path / "loader", base, head, checks=NO_CHECKS))
+    assert names == retired
+
+
 EXAMPLE = ("import click\n\n\n@click.command()\ndef copy(src, dst):\n    pass\n\n\n"
            "class Repo:\n    def __init__(self, home):\n        self.home = home\n")
 
 
 @pytest.mark.parametrize(("user", "blocked"), [
     # click 8.1.8 deleted examples/: a same-named local function, method call or attribute elsewhere is
-    # another thing, and a tox.ini `pre-commit` no use of `commit`
+    # another thing, and a dashed config word (tox.ini's `pre-copy`) no use of `copy`
     ("import shutil\n\n\ndef run(items, repo):\n    def copy(a, b):\n        return shutil.copy(a, b)\n"
      "    return [copy(i, i) for i in items.copy()], repo.home\n", []),
     ("import examples.repo.repo as repo_cli\n\n\ndef run():\n    return repo_cli.copy('a', 'b')\n",

@@ -13,7 +13,7 @@ from functools import lru_cache
 from showcause.analysis.codetext import file_class, is_data_config
 from showcause.symbols import language_for
 
-__all__ = ["exported_names", "imports_module", "is_common_word", "is_test_data"]
+__all__ = ["exported_names", "imports_module", "is_common_word", "is_loader_file", "is_test_data"]
 
 _FIXTURE_DIRS = frozenset({"fixtures", "fixture", "__fixtures__", "testdata", "test_data", "test-data",
                            "__snapshots__"})
@@ -112,15 +112,19 @@ def _import_pattern(language: str, stem: str) -> re.Pattern[str] | None:
     return None
 
 
-def imports_module(path: str, text: str, defining: tuple[str, ...], line: str = "") -> bool:
+def imports_module(path: str, text: str, defining: tuple[str, ...]) -> bool:
     """Whether the file at `path` could reach a name defined only in the files `defining` (all deleted by the
-    change): code imports one of their modules; a config `line` names one (`repo:cli`, `pkg.repo.commit`).
-    In a language without a pattern here, assume it could."""
-    if file_class(path) != "code":
-        return any(re.search(rf"(?<![\w-]){re.escape(_module_stem(f))}(?![\w-])", line) for f in defining)
+    change): code imports one of their modules. Config, and a language without a pattern here, could."""
+    if file_class(path) != "code":   # config names code its own way (a handler registry by name)
+        return True
     language = language_for(path) or ""
     for file in defining:
         pattern = _import_pattern(language, _module_stem(file))
         if pattern is None or pattern.search(text):
             return True
     return False
+
+
+def is_loader_file(path: str) -> bool:
+    """A file its tool's own loader reads (setup.cfg, pyproject.toml, tox.ini, package.json …)."""
+    return path.rsplit("/", 1)[-1] in _LOADER_FILES

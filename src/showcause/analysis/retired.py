@@ -22,7 +22,7 @@ whole value (`handler = "rotate_logs"`), never a word among others in a value; n
 `getattr(x, "line")`) or SQL, and in SQL files; a name retired only as a method or an attribute counts
 only where it is reached as one (`obj.name`, a string such as `getattr(obj, "name")`). A name whose every
 definition was in a file the change deleted (a removed `examples/` script) is used elsewhere only where its
-module is imported, or, in config, where the line names that module (`repo:cli`): a same-named local
+module is imported (config names code its own way, a handler registry by name): a same-named local
 function, parameter or attribute elsewhere is another thing.
 """
 
@@ -38,7 +38,7 @@ from pathlib import Path
 from tree_sitter import Tree
 
 from showcause.analysis.codetext import code_text, config_keys, file_class, is_data_config, name_pattern
-from showcause.analysis.reach import exported_names, imports_module, is_common_word, is_test_data
+from showcause.analysis.reach import exported_names, imports_module, is_common_word, is_loader_file, is_test_data
 from showcause.analysis.scope import local_lines, parse_for_scope
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
@@ -89,6 +89,21 @@ def _member_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?:\.\s*|['\"]){re.escape(name)}(?![A-Za-z0-9_$])")
 
 
+@lru_cache(maxsize=1024)
+def _config_pattern(name: str) -> re.Pattern[str]:
+    """A name in a config line: never part of a dashed word (`pre-commit` names no `commit`)."""
+    return re.compile(rf"(?<![A-Za-z0-9_$-]){re.escape(name)}(?![A-Za-z0-9_$-])")
+
+
+@lru_cache(maxsize=1024)
+def _read_pattern(name: str, by_string: bool) -> re.Pattern[str]:
+    """Code reading a key by name: a string of it that is not a dict literal's key (`"name":`), or (unless
+    `by_string`) an attribute `.name`."""
+    n = re.escape(name)
+    string = rf"(['\"]){n}\1(?!\s*:)"
+    return re.compile(string if by_string else rf"\.\s*{n}(?![A-Za-z0-9_$])|{string}")
+
+
 @dataclass
 class _Counts:
     total: Counter[str]                  # real references per name in code and config
@@ -97,6 +112,7 @@ class _Counts:
     keys: set[str] = field(default_factory=set)       # keys of a config file of keys and values
     exported: set[str] = field(default_factory=set)   # assigned as exports: `exports.x = …`
     listed: set[str] = field(default_factory=set)     # listed as exports: `__all__`, `module.exports = {…}`
+    read_by_string: set[str] = field(default_factory=set)   # of `read`: a lookup's string (`cfg["name"]`)
     read: set[str] = field(default_factory=set)       # named by code as an attribute or in a string
 
 
@@ -176,12 +192,10 @@ class Retirement:
             # matches): one pass over the text, and over its distinct words, instead of one per name.
             found = {w: n for w, n in Counter(_WORD.findall(text)).items() if w in wanted}
             is_code = file_class(rel) == "code"
-            strict: str | None = None
-            if is_code and found:
-                strict, cut = self._text(root, rel, strict=True)
-                if strict is None and cut and any(is_common_word(w) for w in found):   # its identifiers are unknown
-                    counts.left_out.append(rel)
             if is_code and any(is_common_word(w) for w in found):
+                strict, cut = self._text(root, rel, strict=True)
+                if strict is None and cut:   # its identifiers are unknown
+                    counts.left_out.append(rel)
                 idents = Counter(_WORD.findall(strict or ""))
                 found.update({w: idents[w] for w in found if is_common_word(w)})
             for word, n in found.items():
@@ -195,10 +209,15 @@ class Retirement:
                 assigned, listed = exported_names(rel, text)
                 counts.exported.update(assigned & wanted)
                 counts.listed.update(listed & wanted)
-                # How code reads a key: `cfg["name"]`, `cfg.get('name')`, `options.name`, in the strict text
-                # (where only strings that name something are left), so a dict literal's key (`{"devpi": …}`
-                # in a Sphinx conf.py) reads nothing; nor does a parameter or a local variable of that name.
-                counts.read.update(w for w in found if _member_pattern(w).search(strict or ""))
+                # How code reads a key: `cfg["name"]`, `cfg.get('name')`, `bus.on("name")`, `options.name`;
+                # a dict literal's own key (`{"devpi": …}`, a Sphinx intersphinx entry) reads nothing, nor
+                # does a parameter or a local variable of that name.
+                counts.read.update(w for w in found if _read_pattern(w, False).search(text))
+                # Strictly: in the strings left in the strict text, the ones a lookup takes (`cfg["url"]`,
+                # `cfg.get("url")`), not any string (`@click.argument("url")` names a CLI parameter).
+                named = [w for w in found if w in counts.read]
+                strict_text = self._text(root, rel, strict=True)[0] if named else None
+                counts.read_by_string.update(w for w in named if _read_pattern(w, True).search(strict_text or ""))
         return counts
 
     @property
@@ -276,7 +295,9 @@ class Retirement:
             return False
         if not is_data_config(rel):
             return base.in_code[name] > 0
-        if name not in base.read:
+        # A tool's own file (setup.cfg, pyproject.toml, tox.ini …) is read by its tool: the project's code
+        # reads one of its keys only through a lookup by name (`cfg["url"]`), never as any object's `.url`.
+        if name not in (base.read_by_string if is_loader_file(rel) else base.read):
             return False
         if rel not in self._base_keys:
             text, _ = self._text(self.snapshot.base, rel)
@@ -334,22 +355,24 @@ class Retirement:
         row = self._head_row(file, line, self._head_lines, False)
         if row is None:
             return []
+        code = file_class(file) == "code"
         out = []
         for n, r in sorted(self.names.items()):
-            if n not in row or not _counted(file, n) or (r.defining and not self._imports(file, r.defining, row)):
+            if n not in row or not _counted(file, n) or (r.defining and not self._imports(file, r.defining)):
                 continue
             text = self._head_row(file, line, self._head_strict, True) if is_common_word(n) else row
-            if text is not None and (_member_pattern(n) if r.member else name_pattern(n)).search(text):
+            pattern = _member_pattern(n) if r.member else name_pattern(n) if code else _config_pattern(n)
+            if text is not None and pattern.search(text):
                 out.append(r)
         return out
 
-    def _imports(self, file: str, defining: tuple[str, ...], row: str) -> bool:
+    def _imports(self, file: str, defining: tuple[str, ...]) -> bool:
         if file not in self._head_raw:
             try:
                 self._head_raw[file] = (self.snapshot.head / file).read_bytes()[:_MAX_RAW].decode("utf-8", "replace")
             except OSError:
                 self._head_raw[file] = ""
-        return imports_module(file, self._head_raw[file], defining, row)
+        return imports_module(file, self._head_raw[file], defining)
 
     def _head_row(self, file: str, line: int, rows: dict[str, list[str] | None], strict: bool) -> str | None:
         """Line `line` of the head file's code text (`strict`: its strict text, for code), read once."""
