@@ -38,9 +38,12 @@ BASE = {"pyproject.toml": PYPROJECT, "package.json": PACKAGE, "setup.cfg": SETUP
     ({"setup.py": SETUP_PY.replace('name="x"', 'name="y"')}, []),
     ({"requirements-dev.txt": "pytest\nhypothesis\n", "uv.lock": "version = 2\n", "yarn.lock": None},
      ["requirements-dev.txt", "uv.lock", "yarn.lock"]),
+    # the documentation build's requirements (tomlkit 0.13.2 bumped docs/requirements.*): no test imports them
+    ({"docs/requirements.txt": "sphinx==8\n", "docs/requirements.in": "sphinx\n", "requirements/docs.txt": "furo\n",
+      "requirements/tests.txt": "pytest\n"}, ["requirements/tests.txt"]),
     ({"a.py": "x = 2\n"}, []),
 ], ids=["project-deps", "extras-and-poetry", "pyproject-other", "package-deps", "package-scripts", "setup-cfg",
-        "setup-cfg-other", "setup-py", "setup-py-other", "files", "code"])
+        "setup-cfg-other", "setup-py", "setup-py-other", "files", "docs-requirements", "code"])
 def test_what_counts_as_a_dependency_edit(tmp_path: Path, head: dict[str, str | None], edits: list[str]) -> None:
     with open_snapshot(case=make_case(tmp_path / "c", BASE, head)) as snap:
         assert dependency_edits(snap) == edits

@@ -19,6 +19,7 @@ __all__ = ["dependency_edits", "dependency_regions"]
 _WHOLE = {"poetry.lock", "uv.lock", "Pipfile", "Pipfile.lock", "pdm.lock", "package-lock.json",
           "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml"}
 _REQUIREMENTS = re.compile(r"(?:^|/)(?:requirements[^/]*|requirements/[^/]+|constraints[^/]*)\.(?:txt|in)\Z")
+_DOC_WORDS = frozenset({"docs", "doc", "documentation", "sphinx", "mkdocs"})
 _STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
 _TABLE = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
 _TOML_KEY = re.compile(r'^\s*([A-Za-z0-9_.\-"\']+?)\s*=')
@@ -112,8 +113,17 @@ def _read(snapshot: Snapshot, side: str, path: str) -> str:
         return ""
 
 
+def _for_docs(path: str) -> bool:
+    """A requirements file of the documentation build (`docs/requirements.txt`, `requirements/docs.in`):
+    nothing the tests import comes from it, so its edits leave the review's evidence as it was."""
+    parts = path.lower().split("/")
+    return bool(_DOC_WORDS.intersection(parts[:-1])) or parts[-1].split(".", 1)[0] in _DOC_WORDS
+
+
 def _edited(snapshot: Snapshot, path: str, change: FileChange) -> list[str]:
     name = path.rsplit("/", 1)[-1]
+    if _REQUIREMENTS.search(path) and _for_docs(path):
+        return []
     if name in _WHOLE or _REQUIREMENTS.search(path):
         return [path]
     if name not in ("pyproject.toml", "setup.cfg", "setup.py", "package.json"):
