@@ -52,7 +52,6 @@ __all__ = ["RetiredName", "Retirement", "dangling_artifacts"]
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _WORD = re.compile(r"[A-Za-z0-9_$]+")
 _MIN_LEN = 3
-_MAX_RAW = 4 * 1024 * 1024   # enough of a file to find its imports
 _HISTORY = frozenset({"migrations", "migration", "migrate", "alembic"})
 _MIGRATION = re.compile(r"(?i)\b(?:rename\s+(?:column\s+)?([A-Za-z_][A-Za-z0-9_]*)\s+to\b"
                         r"|drop\s+column\s+(?:if\s+exists\s+)?([A-Za-z_][A-Za-z0-9_]*)"
@@ -137,7 +136,6 @@ class Retirement:
     _names: dict[str, RetiredName] | None = field(default=None, repr=False)
     _head_lines: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
     _head_strict: dict[str, list[str] | None] = field(default_factory=dict, repr=False)
-    _head_raw: dict[str, str] = field(default_factory=dict, repr=False)
     _base_keys: dict[str, dict[int, set[str]]] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
     _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
@@ -367,12 +365,9 @@ class Retirement:
         return out
 
     def _imports(self, file: str, defining: tuple[str, ...]) -> bool:
-        if file not in self._head_raw:
-            try:
-                self._head_raw[file] = (self.snapshot.head / file).read_bytes()[:_MAX_RAW].decode("utf-8", "replace")
-            except OSError:
-                self._head_raw[file] = ""
-        return imports_module(file, self._head_raw[file], defining)
+        """Through the head file's code text `uses` already read (import lines and module paths are code)."""
+        lines = self._head_lines.get(file) or []
+        return imports_module(file, "\n".join(lines), defining)
 
     def _head_row(self, file: str, line: int, rows: dict[str, list[str] | None], strict: bool) -> str | None:
         """Line `line` of the head file's code text (`strict`: its strict text, for code), read once."""
