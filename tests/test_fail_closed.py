@@ -69,7 +69,7 @@ def test_the_message_names_the_cause_and_the_fix(tmp_path: Path):
     assert "unshare: unshare failed: Operation not permitted" in docker["message"]
     if os.geteuid() == 0:      # as root, refused namespaces mean a container
         assert "a container" in docker["message"] and "--security-opt seccomp=unconfined" in docker["message"]
-    else:                      # unprivileged: namespaces refused to this user (tests/test_host_variants.py)
+    else:                      # unprivileged: namespaces refused to this user (tests/hosts/test_host_variants.py)
         assert "user namespaces are refused to this user, and it is not root" in docker["message"]
         assert "run showcause as root" in docker["message"]
     assert "--isolation none" in docker["message"]

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["tests/test_attacks.py", "tests/test_sandbox_runner.py", "tests/test_signals.py", "tests/test_fail_closed.py"]
 UID = 65534
 
@@ -120,7 +120,7 @@ def test_sandbox_suites_pass_as_root_without_user_namespaces():
 
 
 def _run_without_userns(tmp_path: Path) -> None:
-    degraded = Path(__file__).resolve().parent / "support" / "degraded" / "root-without-userns"
+    degraded = ROOT / "tests" / "support" / "degraded" / "root-without-userns"
     env = {**os.environ, "PATH": f"{degraded}{os.pathsep}{os.environ.get('PATH', '')}"}
     env.pop("PYTEST_CURRENT_TEST", None)
     probe = subprocess.run([sys.executable, "-c", "from showcause.sandbox.levels import probe; "
