@@ -124,8 +124,8 @@ def test_the_checks_see_an_upward_import_and_a_cycle(tmp_path: Path, monkeypatch
 # CLI keeps the process itself (signal handling, slots), and the bench its own packages; `bench/verify.py`
 # checks case labels by running single probes, so it reaches the probes directly.
 _FRONT_ENDS = {
-    "cli": ("showcause.core.", "showcause.service", "showcause.bench.", "showcause.sandbox.lifecycle",
-            "showcause.sandbox.runner"),
+    "cli": ("showcause.cli", "showcause.core.", "showcause.service", "showcause.bench.",
+            "showcause.sandbox.lifecycle", "showcause.sandbox.runner"),
     "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
               "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.snapshot.gitcmd"),
 }

@@ -1,0 +1,57 @@
+"""The `showcause` command line: the app (cli/app.py) and its commands, one module per family."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from showcause.cli import bench as _bench  # noqa: F401  (registers its commands)
+from showcause.cli import review as _review  # noqa: F401  (registers its commands)
+from showcause.cli.app import app
+from showcause.core.errors import Interrupted, exit_status
+from showcause.core.hostproc import sanitize_process_path
+from showcause.sandbox.lifecycle import install_handlers, remove_tracked_dirs
+
+__all__ = ["app", "main"]
+
+
+def _interrupted(signum: int) -> None:
+    # Every sandboxed process is already dead (the handler killed them); leave no temporary tree behind
+    # and do not wait for worker threads: a signal ends the run within moments.
+    remove_tracked_dirs()
+    typer.echo(f"showcause: interrupted by signal {signum}", err=True)
+    sys.stdout.flush()
+    os._exit(exit_status(Interrupted(signum)))
+
+
+def _internal_error(exc: Exception) -> None:
+    # The last resort: one line and exit 3 (a failed run, never read as a block); the traceback only on request.
+    import traceback
+
+    remove_tracked_dirs()
+    debug = os.environ.get("SHOWCAUSE_DEBUG", "") not in ("", "0")
+    if debug:
+        traceback.print_exception(exc, file=sys.stderr)
+    detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:500]
+    hint = "" if debug else " (set SHOWCAUSE_DEBUG=1 to print the traceback)"
+    print(f"showcause: internal error: {detail}{hint}", file=sys.stderr)
+    sys.exit(exit_status(exc))
+
+
+def main() -> None:
+    # Run from inside a checkout, a relative PATH entry ("", ".", node_modules/.bin) names the checkout's
+    # programs: no lookup of this process may see one, whichever module makes it.
+    sanitize_process_path()
+    install_handlers()
+    try:
+        app()
+    except Interrupted as exc:
+        _interrupted(exc.signum)
+    except KeyboardInterrupt:
+        _interrupted(2)
+    except typer.Exit as exc:   # click normally turns it into SystemExit; keep its code either way
+        sys.exit(exc.exit_code)
+    except Exception as exc:    # SystemExit is no Exception: usage errors and verdict codes pass untouched
+        _internal_error(exc)

@@ -1,0 +1,149 @@
+"""The case and benchmark commands: `cases prepare|verify` and `bench`."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from showcause import service
+from showcause.cli.app import ConfigOpt, IsolationOpt, app, cases_app, fail
+from showcause.core.errors import ShowcauseError, exit_status
+
+__all__: list[str] = []   # commands register themselves on the app
+
+
+@cases_app.command("prepare")
+def cases_prepare(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
+) -> None:
+    """Download the releases and build the environments real-world cases need, once, into the cache
+    (reviews never download). One line per case; exit 2 when something cannot be had."""
+    from showcause.bench.cases import find_cases
+
+    try:
+        paths = find_cases(cases_dir)
+    except ShowcauseError as exc:
+        fail(exc.message, exit_status(exc))
+        return
+    failed = 0
+    for path in paths:   # one case that cannot be had does not stop the others
+        try:
+            held = service.prepare_case(path)
+        except ShowcauseError as exc:
+            failed += 1
+            typer.echo(f"FAIL {path.name:<40} {exc.message}")
+            continue
+        typer.echo(f"ok   {path.name:<40} {'; '.join(held) or 'holds its own trees'}")
+    if failed:
+        fail(f"{failed} of {len(paths)} case(s) could not be prepared")
+
+
+@cases_app.command("verify")
+def cases_verify(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Cases verified in parallel.")] = 2,
+) -> None:
+    """Check every case label mechanically; one line per case, exit 1 on any failure, 3 without a sandbox."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from showcause.bench.cases import find_cases
+    from showcause.bench.verify import verify_case
+
+    try:
+        service.require_sandbox()   # labels are checked by running tests: never without a sandbox
+        paths = find_cases(cases_dir)
+    except ShowcauseError as exc:
+        fail(exc.message, exit_status(exc))
+        return
+    if not paths:
+        fail(f"{cases_dir}: no cases (folders with case.json)")
+    failed = 0
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        for verdict in pool.map(verify_case, paths):
+            typer.echo(verdict.line())
+            failed += not verdict.ok
+    typer.echo(f"{len(paths) - failed} passed, {failed} failed")
+    raise typer.Exit(1 if failed else 0)
+
+
+# long: its signature is the 18 typer options of `showcause bench` (one line each); the body is ~45 lines
+@app.command("bench")
+def bench(
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases.")],
+    modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
+    model: Annotated[list[str] | None, typer.Option("--model", help="provider:model for the model-driven modes; "
+                                                    "repeat for several models.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
+    runs: Annotated[int, typer.Option("--runs", help="Runs per case, mode and model.")] = 1,
+    concurrency: Annotated[int, typer.Option("--concurrency", help="Reviews in parallel.")] = 2,
+    out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path(
+        "bench-out"),
+    resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases, modes, models, "
+                                         "config, budgets and prompts).")] = False,
+    config: ConfigOpt = None, isolation: IsolationOpt = None,
+    retries: Annotated[int, typer.Option("--retries", help="Retries of a review after a transient failure.")] = 2,
+    retry_backoff: Annotated[float, typer.Option("--retry-backoff", help="Seconds before the first retry "
+                                                 "(doubling; tripled after RATE_LIMITED).")] = 5.0,
+    max_cost: Annotated[float | None, typer.Option("--max-cost", help="Hard stop in USD (exit 3 when reached; "
+                                                   "earlier sessions' spend counts).")] = None,
+    unpriced_reserve: Annotated[float, typer.Option("--unpriced-reserve", help="USD reserved per review of a "
+                                                    "model with no known price.")] = 0.50,
+    max_rpm: Annotated[float | None, typer.Option("--max-rpm", help="Model calls per minute, across all "
+                                                  "workers (evenly spaced).")] = None,
+    baseline: Annotated[str | None, typer.Option("--baseline", help="Mode the others are compared with "
+                                                 "(paired cluster bootstrap).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 42,
+) -> None:
+    """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
+
+    Exit 0 when every planned review ran (failed reviews included), 2 bad input or a refused --resume,
+    3 stopped at --max-cost (partial results written; raise the limit and --resume).
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from showcause.bench.report import import_plotting, render_report, write_plot
+    from showcause.bench.runner import EXIT_STOPPED, BenchConfig, run_bench
+
+    modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
+    models = tuple(m.strip() for m in model or [] if m.strip())
+    cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
+                      base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
+                      max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
+                      isolation=isolation)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    try:
+        with Progress(*columns, transient=True, refresh_per_second=2) as bar:
+            task = bar.add_task("reviews", total=None)
+
+            def tick(done: int, total: int, record: dict[str, Any]) -> None:
+                bar.update(task, completed=done, total=total, description=f"{record['case']} {record['verdict']}")
+                if total - done == concurrency - 1:   # a worker has nothing left: load the plot library on it
+                    threading.Thread(target=import_plotting, daemon=True).start()
+
+            results = run_bench(cfg, tick)
+    except ShowcauseError as exc:
+        fail(exc.message, exit_status(exc))
+        return
+    parts = ["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), *(f"--model {m}" for m in models),
+             *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
+             "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
+             *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
+             "--seed", str(seed), "--out", str(out)]
+    (out / "report.md").write_text(render_report(results, " ".join(parts)), encoding="utf-8")
+    write_plot(results, out / "recall_fi.png")
+    for label, m in results["metrics"].items():
+        g = m["gated"]
+        recall = ", ".join(f"{k} {v['k']}/{v['n']}" for k, v in g["recall"].items())
+        fi = g["false_intervention"]
+        typer.echo(f"{label}: recall {recall}; false interventions {fi['k']}/{fi['n']}; failed {m['failed']}"
+                   + (f"; not run {m['not_run']}" if m["not_run"] else ""))
+    typer.echo(f"wall time {results['wall_seconds']} s; report: {out / 'report.md'}")
+    stopped = results["stopped"]
+    if stopped:
+        typer.echo(f"showcause: stopped at --max-cost ${stopped['max_cost_usd']:g}: spent ${stopped['spent_usd']:.4f}, "
+                   f"the next review ({stopped['next']}) reserves ${stopped['next_reserve_usd']:.4f}; "
+                   f"{len(results['not_run'])} review(s) not run. Raise --max-cost and rerun with --resume.", err=True)
+        raise typer.Exit(EXIT_STOPPED)
