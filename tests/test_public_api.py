@@ -21,9 +21,9 @@ PUBLIC = [
     "render_result", "review_change", "review_decision", "run_tool",
 ]
 SERVICE = [
-    "FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool", "default_mode",
-    "exit_code", "modes", "modes_markdown", "modes_text", "parse_tool_args", "prepare_case", "render_result",
-    "require_sandbox",
+    "FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool", "default_base",
+    "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "parse_tool_args", "prepare_case",
+    "render_result", "require_sandbox",
     "review_change", "review_decision", "run_tool", "sandbox_status", "tool_schemas", "tools_markdown", "tools_text",
     "with_isolation",
 ]

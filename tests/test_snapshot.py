@@ -1,4 +1,5 @@
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -6,7 +7,7 @@ import pytest
 
 from builders import git_repo, make_case, write_tree
 from showcause.core.errors import InputError
-from showcause.snapshot import from_case, from_dir, from_git, parse_unified_diff
+from showcause.snapshot import default_base, from_case, from_dir, from_git, parse_unified_diff
 
 
 def test_case_snapshot_has_real_changed_lines(tmp_path: Path):
@@ -198,3 +199,47 @@ def test_a_clean_working_tree_is_nothing_to_review_not_a_pass(tmp_path: Path):
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == (f"showcause: error: nothing to review: the working tree of {repo} has no change against "
                            "HEAD (review a change with --diff FILE or --base REF --head REF)\n")
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *args], cwd=repo,
+                          check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_working_tree_against_a_base_ref_holds_committed_and_uncommitted_work(tmp_path: Path):
+    repo = git_repo(tmp_path / "r", [{"a.py": "a = 1\n", "b.py": "b = 1\n", ".gitignore": "*.log\n"},
+                                     {"b.py": "b = 2\n"}])
+    (repo / "a.py").write_text("a = 2\n")            # unstaged, on top of a committed change to b.py
+    (repo / "new.py").write_text("n = 1\n")          # untracked, not ignored
+    (repo / "debug.log").write_text("ignored")
+    os.mkfifo(repo / "pipe")                         # a special file: never copied
+    before = _git(repo, "status", "--porcelain")
+    with from_dir(repo, base="HEAD~1") as snap:
+        assert sorted(snap.diff.files) == ["a.py", "b.py", "new.py"]
+        assert (snap.base / "b.py").read_text() == "b = 1\n" and (snap.head / "b.py").read_text() == "b = 2\n"
+        assert sorted(p.name for p in snap.head.iterdir()) == [".gitignore", "a.py", "b.py", "new.py"]
+        assert "uncommitted changes against HEAD~1" in snap.label
+    assert _git(repo, "status", "--porcelain") == before and (repo / "a.py").read_text() == "a = 2\n"
+    with pytest.raises(InputError, match="unknown git ref 'nope'"):
+        from_dir(repo, base="nope")
+    with pytest.raises(InputError, match="needs a git repository"):
+        from_dir(write_tree(tmp_path / "plain", {"x.py": "x = 1\n"}), base="HEAD")
+
+
+def test_the_default_base_is_where_the_branch_left_the_default_branch(tmp_path: Path):
+    repo = git_repo(tmp_path / "r", [{"a.py": "a = 1\n"}, {"a.py": "a = 2\n"}])
+    tip = _git(repo, "rev-parse", "HEAD")
+    assert default_base(repo) == tip                  # on main itself: its own tip
+    _git(repo, "checkout", "-q", "-b", "feature")
+    (repo / "b.py").write_text("b = 1\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-q", "-m", "feature work")
+    assert default_base(repo) == tip
+    _git(repo, "branch", "-m", "main", "trunk")       # no origin/HEAD, main or master: HEAD
+    assert default_base(repo) == "HEAD"
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    _git(fresh, "init", "-q")
+    assert default_base(fresh) == "HEAD"
+    with pytest.raises(InputError, match="not a git repository"):
+        default_base(write_tree(tmp_path / "plain", {"x.py": "x = 1\n"}))

@@ -25,8 +25,9 @@ app.add_typer(cases_app, name="cases")
 CaseOpt = Annotated[Path | None, typer.Option("--case", help="A repo case directory (base/ + patch.diff).")]
 RepoOpt = Annotated[Path | None, typer.Option("--repo", help="A repository or directory.")]
 DiffOpt = Annotated[Path | None, typer.Option("--diff", help="A patch applied to --repo to make head.")]
-BaseOpt = Annotated[str | None, typer.Option("--base", help="Git ref of the base tree (with --repo).")]
-HeadOpt = Annotated[str | None, typer.Option("--head", help="Git ref of the head tree (with --repo).")]
+BaseOpt = Annotated[str | None, typer.Option("--base", help="Git ref of the base tree (with --repo); alone, the "
+                                             "working tree is reviewed against it.")]
+HeadOpt = Annotated[str | None, typer.Option("--head", help="Git ref of the head tree (with --repo and --base).")]
 ConfigOpt = Annotated[Path | None, typer.Option("--config", help="A TOML file overriding the sandbox policy.")]
 PythonOpt = Annotated[Path | None, typer.Option(
     "--python", help="The project's interpreter or virtualenv for tests and pyright (default: the active "

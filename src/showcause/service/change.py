@@ -69,7 +69,8 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
                        head=source.head) as snap:
         if not snap.diff.files:
             # Nothing was compared, so nothing can be said about it: never a KEEP that reads as "checked".
-            what = (f"the working tree of {source.repo} has no change against HEAD" if source.repo is not None
+            what = (f"the working tree of {source.repo} has no change against {source.base or 'HEAD'}"
+                    if source.repo is not None and source.head is None
                     else f"{snap.label}: base and head are the same")
             raise InputError(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
                              "--head REF)")

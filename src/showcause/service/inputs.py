@@ -9,10 +9,10 @@ from showcause.sandbox.envcache import case_env
 from showcause.sandbox.nodeenv import node_mounts
 from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.sandbox.projectenv import resolve_env
-from showcause.snapshot import Snapshot, from_case, from_dir, from_git
+from showcause.snapshot import Snapshot, default_base, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext
 
-__all__ = ["PROJECT_CONFIG", "open_snapshot", "tool_context", "with_isolation"]
+__all__ = ["PROJECT_CONFIG", "default_base", "open_snapshot", "tool_context", "with_isolation"]
 
 PROJECT_CONFIG = ".showcause.toml"
 
@@ -26,13 +26,13 @@ def open_snapshot(*, case: Path | None = None, repo: Path | None = None, diff: P
             raise InputError("--case takes no --diff, --base or --head (the case holds its patch)")
         return from_case(case)
     assert repo is not None
-    if (base is None) != (head is None):
-        raise InputError("--base and --head go together")
+    if head is not None and base is None:
+        raise InputError("--head needs --base (--base alone reviews the working tree against that ref)")
+    if base is not None and diff is not None:
+        raise InputError("use either --diff FILE or --base/--head, not both")
     if base is not None and head is not None:
-        if diff is not None:
-            raise InputError("use either --diff FILE or --base/--head, not both")
         return from_git(repo, base, head)
-    return from_dir(repo, diff)
+    return from_dir(repo, diff, base)   # the working tree against `base` (default HEAD), or + the patch
 
 
 def with_isolation(policy: Policy, isolation: str | None) -> Policy:

@@ -310,13 +310,17 @@ def _tracked_files(path: Path, untracked: bool = False) -> list[str]:
     return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
 
 
-def _export_head(top: Path, path: Path, dst: Path, scratch: Path) -> None:
-    """`path`'s part of the HEAD commit at `dst` (empty in a repository with no commit yet)."""
-    proc = git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], cwd=top, check=False, discover=True)
-    if proc.returncode != 0:
-        dst.mkdir(parents=True)
-        return
-    _export_commit(top, proc.stdout.strip(), scratch)
+def _export_head(top: Path, path: Path, dst: Path, scratch: Path, ref: str | None = None) -> None:
+    """`path`'s part of the commit `ref` (default HEAD: empty in a repository with no commit yet) at `dst`."""
+    if ref not in (None, "HEAD"):   # HEAD itself may have no commit yet
+        sha = _resolve_ref(top, ref or "HEAD")
+    else:
+        proc = git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], cwd=top, check=False, discover=True)
+        if proc.returncode != 0:
+            dst.mkdir(parents=True)
+            return
+        sha = proc.stdout.strip()
+    _export_commit(top, sha, scratch)
     part = scratch / path.resolve().relative_to(top.resolve())
     if part.is_dir() and not part.is_symlink():
         part.rename(dst)
@@ -325,25 +329,28 @@ def _export_head(top: Path, path: Path, dst: Path, scratch: Path) -> None:
     shutil.rmtree(scratch, ignore_errors=True)
 
 
-def from_dir(path: Path, diff_file: Path | None = None) -> Snapshot:
+def from_dir(path: Path, diff_file: Path | None = None, base: str | None = None) -> Snapshot:
     """A directory, as the review of what it holds.
 
     With ``diff_file``: base is the working tree (tracked files only in a git repository) and head is base
-    with the patch applied. Without one, in a git repository: base is HEAD and head the working tree —
-    staged, unstaged and untracked files that are not ignored — so uncommitted work is what is reviewed.
-    Elsewhere both trees are the directory (nothing to compare; the service says so)."""
+    with the patch applied. Without one, in a git repository: base is the commit ``base`` (default HEAD) and
+    head the working tree — committed, staged, unstaged and untracked files that are not ignored — so
+    uncommitted work is what is reviewed. Elsewhere both trees are the directory (nothing to compare; the
+    service says so)."""
     path = Path(path)
     if not path.is_dir():
         raise InputError(f"{path}: no such directory")
     if diff_file is not None and not Path(diff_file).is_file():
         raise InputError(f"{diff_file}: no such patch file")
     top = _git_toplevel(path)
+    if base is not None and (top is None or diff_file is not None):
+        raise InputError(f"{path}: a base ref without a head needs a git repository and no patch")
     tmp = _new_tmp()
     try:
         if top is not None and diff_file is None:
-            _export_head(top, path, tmp / "base", tmp / "commit")
+            _export_head(top, path, tmp / "base", tmp / "commit", base)
             _copy_tree(path, tmp / "head", only=_tracked_files(path, untracked=True))
-            return _finish(tmp, f"{path} (uncommitted changes against HEAD)", source=path)
+            return _finish(tmp, f"{path} (uncommitted changes against {base or 'HEAD'})", source=path)
         _copy_tree(path, tmp / "base", only=_tracked_files(path) if top is not None else None)
         _copy_tree(tmp / "base", tmp / "head")
         if diff_file is not None:
