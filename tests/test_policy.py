@@ -147,12 +147,17 @@ def test_a_repository_may_tighten_name_a_level_and_change_discovery() -> None:
     assert {r for _, _, r in _RULED} == {"lower", "higher", "subset", "safe level", "any", "never"}
 
 
+_USERS_OWN = {("sandbox", "python"): "it chooses which host directories are bound into the sandbox (use --python",
+              ("telemetry", "path"): "it names a host file showcause appends to (use SHOWCAUSE_TELEMETRY"}
+
+
 @pytest.mark.parametrize(("section", "name"), [(s, n) for s, n, r in _RULED if r == "never"])
 def test_a_repository_may_not_set_a_key_of_the_user(section: str, name: str) -> None:
-    assert (section, name) == ("sandbox", "python")
-    with pytest.raises(InputError, match=r"repo: \[sandbox\] python may not be set by the repository: it chooses "
-                                         r"which host directories are bound into the sandbox \(use --python"):
+    assert {(s, n) for s, n, r in _RULED if r == "never"} == set(_USERS_OWN)
+    with pytest.raises(InputError) as err:
         tighter_only(load_policy(), load_policy({section: {name: "/usr/bin/python3"}}), "repo")
+    assert err.value.message == (f"repo: [{section}] {name} may not be set by the repository: "
+                                 f"{_USERS_OWN[section, name]} or your own --config)")
 
 
 def test_a_sandbox_table_of_its_own_keys_is_that_section_beside_the_others(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from showcause.core import tomlsafe
 from showcause.core.errors import InputError
 from showcause.sandbox.levels import SAFE_LEVELS
-from showcause.sandbox.policy_model import SECTIONS, Policy, Tighten, tightening
+from showcause.sandbox.policy_model import SECTIONS, Policy, Tighten, tightening, users_own
 
 __all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
 
@@ -36,9 +36,9 @@ def tighter_only(loose: Policy, strict: Policy, origin: str) -> None:
         for name, field in model.model_fields.items():
             old, new = getattr(before, name), getattr(after, name)
             if old != new and tightening(field) == "never":
-                raise InputError(f"{origin}: [{section}] {name} may not be set by the repository: it chooses which "
-                                 f"host directories are bound into the sandbox (use --{name} or your own "
-                                 "--config)")
+                why, instead = users_own(field)
+                raise InputError(f"{origin}: [{section}] {name} may not be set by the repository: {why} (use "
+                                 f"{instead.strip('`')} or your own --config)")
             if old != new and not _tighter(tightening(field), old, new):
                 raise InputError(f"{origin}: {name} may only be tightened by the repository ({old!r} -> {new!r})")
 

@@ -16,13 +16,13 @@ from pathlib import Path
 from annotated_types import Ge, Gt, Le
 from pydantic.fields import FieldInfo
 
-from showcause.sandbox.policy_model import RENAMED, SECTIONS, Policy, tightening
+from showcause.sandbox.policy_model import RENAMED, SECTIONS, Policy, tightening, users_own
 
 __all__ = ["configuration_markdown", "main", "policy_toml"]
 
 _MODEL = "src/showcause/sandbox/policy_model.py"
 _MAY = {"lower": "lower it", "higher": "raise it", "subset": "drop names", "safe level": "name `bwrap` or `unshare`",
-        "any": "change it", "never": "not set it (only `--python` or your own `--config`)"}
+        "any": "change it", "never": "not set it"}
 _KIND = {int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}
 
 
@@ -141,8 +141,9 @@ def _repository_keys() -> str:
     lines += [f"- {'every other key' if rule == 'lower' else ', '.join(keys)}: {_MAY[rule]}"
               for rule, keys in rules.items() if keys and rule != "never"]
     if rules["never"]:
-        lines += ["", f"It may not set {', '.join(rules['never'])}: that names host directories bound into the "
-                      "sandbox, which only the user chooses (a repository that sets it is refused, exit 2)."]
+        lines += ["", f"It may not set {', '.join(rules['never'])}: each names a host path (directories bound into "
+                      "the sandbox, a file showcause writes), which only the user chooses (a repository that sets "
+                      "one is refused, exit 2)."]
     return "\n".join(lines)
 
 
@@ -157,8 +158,10 @@ def configuration_markdown() -> str:
                   "| key | type | default | a repository may | description |", "|---|---|---|---|---|"]
         values = getattr(defaults, section)
         for name, field in model.model_fields.items():
-            cells = (f"`{name}`", _kind(field), f"`{_value(getattr(values, name))}`", _MAY[tightening(field)],
-                     _text(field.description))
+            may = _MAY[tightening(field)]
+            if tightening(field) == "never":
+                may += f" (only {users_own(field)[1]} or your own `--config`)"
+            cells = (f"`{name}`", _kind(field), f"`{_value(getattr(values, name))}`", may, _text(field.description))
             lines.append(f"| {' | '.join(cells)} |")
         lines.append("")
     return "\n".join(lines)

@@ -19,17 +19,30 @@ from showcause.core.errors import InputError
 from showcause.sandbox.levels import LEVELS
 
 __all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
-           "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection", "TestsSection", "Tighten",
-           "tightening"]
+           "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection", "TelemetrySection", "TestsSection",
+           "Tighten", "tightening", "users_own"]
 
 # How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise;
 # "never": the key is the user's alone (it names host paths the sandbox shows).
 Tighten = Literal["lower", "higher", "subset", "safe level", "any", "never"]
 
 
-def _tighten(rule: Tighten, choices: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Field arguments: how a repository may change the key, and the values it may take (for the reference)."""
-    return {"json_schema_extra": {"tighten": rule, **({"choices": list(choices)} if choices else {})}}
+def _tighten(rule: Tighten, choices: tuple[str, ...] = (), *, why: str = "", instead: str = "") -> dict[str, Any]:
+    """Field arguments: how a repository may change the key, and the values it may take (for the reference);
+    for a "never" key, why it is the user's alone and what sets it instead of a file."""
+    extra: dict[str, Any] = {"tighten": rule, **({"choices": list(choices)} if choices else {})}
+    if why:
+        extra.update(why=why, instead=instead)
+    return {"json_schema_extra": extra}
+
+
+def users_own(field: FieldInfo) -> tuple[str, str]:
+    """(why, what sets it instead) of a key only the user may set."""
+    extra = field.json_schema_extra
+    why = extra.get("why") if isinstance(extra, dict) else None
+    instead = extra.get("instead") if isinstance(extra, dict) else None
+    return (why if isinstance(why, str) and why else "it chooses which host directories are bound into the sandbox",
+            instead if isinstance(instead, str) and instead else "`--python`")
 
 
 def tightening(field: FieldInfo) -> Tighten:
@@ -195,6 +208,17 @@ class SandboxSection(_Section):
         return value
 
 
+class TelemetrySection(_Section):
+    """Decision telemetry (docs/telemetry.md): opt-in, a local JSON Lines file of what each review was (mode,
+    verdict, tokens, latency; never its content), and the outcomes recorded for it later."""
+
+    path: str = Field(default="", **_tighten("never", why="it names a host file showcause appends to",
+                                             instead="`SHOWCAUSE_TELEMETRY`"), description=(
+        "The log file; a relative path is resolved against the config file that sets it. Empty: the "
+        "`SHOWCAUSE_TELEMETRY` environment variable, else no telemetry. Only the user's `--config` may set it, "
+        "never a repository."))
+
+
 class Policy(BaseModel):
     """Every section, in the order of `sandbox/policy.toml`."""
 
@@ -209,6 +233,7 @@ class Policy(BaseModel):
     symbols: SymbolsSection = Field(default_factory=SymbolsSection, description=SymbolsSection.__doc__)
     tests: TestsSection = Field(default_factory=TestsSection, description=TestsSection.__doc__)
     sandbox: SandboxSection = Field(default_factory=SandboxSection, description=SandboxSection.__doc__)
+    telemetry: TelemetrySection = Field(default_factory=TelemetrySection, description=TelemetrySection.__doc__)
 
     def merged(self, doc: Mapping[str, Any], origin: str, *, table: str = "") -> Policy:
         """A copy with the sections of a policy document applied, e.g. `{"process": {"timeout_s": 30.0}}`.
