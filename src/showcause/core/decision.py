@@ -18,8 +18,8 @@ from showcause.core import jsonsafe
 from showcause.core.answer import last_json_object, strip_reasoning
 from showcause.core.errors import InputError, MalformedAnswer
 
-__all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionVerdict", "FalsificationProbe", "Position",
-           "load_decision", "parse_position", "parse_verdict"]
+__all__ = ["DECISION_VERDICTS", "DecisionInput", "DecisionType", "DecisionVerdict", "FalsificationProbe", "Position",
+           "RiskLevel", "decision_from_fields", "explain", "load_decision", "parse_position", "parse_verdict"]
 
 DECISION_VERDICTS = ("KEEP", "MODIFY", "REPLACE", "INSUFFICIENT_EVIDENCE")
 
@@ -58,7 +58,8 @@ class DecisionInput(BaseModel):
         return [self.objective, *self.constraints, self.context, self.environment, *self.evidence]
 
 
-def _explain(exc: ValidationError, limit: int = 6) -> str:
+def explain(exc: ValidationError, limit: int = 6) -> str:
+    """A validation error in the words of the fields: `risk_level: Input should be …; objective: unknown field`."""
     parts = []
     for err in exc.errors()[:limit]:
         where = ".".join(str(p) for p in err["loc"]) or "the document"
@@ -83,13 +84,18 @@ def load_decision(path: Path) -> DecisionInput:
         raise InputError(f"{path}: {exc.msg}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot read the decision file: {exc}") from None
-    data = jsonsafe.loads_input(raw, max_bytes=jsonsafe.MAX_DECISION_BYTES, label=str(path))
+    return decision_from_fields(jsonsafe.loads_input(raw, max_bytes=jsonsafe.MAX_DECISION_BYTES, label=str(path)),
+                                str(path))
+
+
+def decision_from_fields(data: Any, label: str = "the decision") -> DecisionInput:
+    """Validate a decision given as fields (a parsed file, an MCP call); every problem is an InputError."""
     if not isinstance(data, dict):
-        raise InputError(f"{path}: a decision is a JSON object")
+        raise InputError(f"{label}: a decision is a JSON object")
     try:
         return DecisionInput.model_validate(data)
     except ValidationError as exc:
-        raise InputError(f"{path}: invalid decision: {_explain(exc)}") from None
+        raise InputError(f"{label}: invalid decision: {explain(exc)}") from None
 
 
 # ---- the reviewer's answers -----------------------------------------------------------------------------
