@@ -22,10 +22,11 @@ PUBLIC = [
 ]
 SERVICE = [
     "FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool", "default_base",
-    "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "parse_tool_args", "prepare_case",
-    "render_result", "require_sandbox",
-    "review_change", "review_decision", "run_tool", "sandbox_status", "tool_schemas", "tools_markdown", "tools_text",
-    "with_isolation",
+    "default_mode",
+    "exit_code", "modes", "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text", "parse_tool_args",
+    "prepare_case", "record_outcome", "render_result", "require_sandbox", "review_change", "review_decision",
+    "review_decision_fields", "run_tool", "sandbox_status", "should_review", "tool_schemas", "tools_markdown",
+    "tools_text", "with_isolation",
 ]
 
 

@@ -4,16 +4,20 @@ The CLI, the bench and the MCP server call only what is exported here; everythin
 sandbox, tools, the ledger and gate, judges, renderers) is reached through it.
 """
 
+from showcause.core.triage import should_review
 from showcause.service.catalog import modes, modes_markdown, modes_text, tool_schemas, tools_markdown, tools_text
 from showcause.service.change import ChangeSource, ReviewOptions, default_mode, review_change
-from showcause.service.decision import review_decision
+from showcause.service.decision import review_decision, review_decision_fields
 from showcause.service.hoststatus import require_sandbox, sandbox_status
 from showcause.service.inputs import default_base, with_isolation
+from showcause.service.outcomes import outcomes_summary, outcomes_text, record_outcome
 from showcause.service.prepare import prepare_case
 from showcause.service.report import FAIL_ON, FORMATS, check_report_options, exit_code, render_result
 from showcause.service.toolcall import check_tool, parse_tool_args, run_tool
 
 __all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool",
-           "default_base", "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "parse_tool_args",
-           "prepare_case", "render_result", "require_sandbox", "review_change", "review_decision", "run_tool",
-           "sandbox_status", "tool_schemas", "tools_markdown", "tools_text", "with_isolation"]
+           "default_base", "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "outcomes_summary",
+           "outcomes_text",
+           "parse_tool_args", "prepare_case", "record_outcome", "render_result", "require_sandbox", "review_change",
+           "review_decision", "review_decision_fields", "run_tool", "sandbox_status", "should_review",
+           "tool_schemas", "tools_markdown", "tools_text", "with_isolation"]

@@ -19,6 +19,7 @@ from showcause.judges.contract import CODE_CHANGE, InputKind
 from showcause.judges.registry import default_mode as registry_default
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
+from showcause.service.telemetry import change_record, log_review, telemetry_path
 
 __all__ = ["ChangeSource", "ReviewOptions", "default_mode", "review_change"]
 
@@ -33,6 +34,13 @@ class ChangeSource:
     diff: Path | None = None
     base: str | None = None
     head: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """Where the trees come from, in one word (what the telemetry log keeps of a change)."""
+        if self.case is not None:
+            return "case"
+        return "git" if self.base is not None else "patch" if self.diff is not None else "working_tree"
 
 
 @dataclass(frozen=True)
@@ -65,6 +73,7 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
     its probes is an INCONCLUSIVE result with an error code, never a pass."""
     options = options or ReviewOptions()
     thresholds(options.blindness_warn, options.blindness_leak)   # checked before the trees are copied
+    log = telemetry_path(options.config)
     with open_snapshot(case=source.case, repo=source.repo, diff=source.diff, base=source.base,
                        head=source.head) as snap:
         if not snap.diff.files:
@@ -80,4 +89,6 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
                                                 plan=options.plan, model=options.model,
                                                 base_url=options.base_url)
         request.blindness_warn, request.blindness_leak = options.blindness_warn, options.blindness_leak
-        return run_review(ctx, options.mode, request)   # no mode: the default the specs declare
+        result = run_review(ctx, options.mode, request)   # no mode: the default the specs declare
+    log_review(log, change_record(result, source.kind, options.model), result.meta)
+    return result
