@@ -4,7 +4,8 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
 
     ShowcauseError                      INTERNAL_ERROR
      ├── InputError                     INVALID_INPUT
-     │    └── ModelRequired             MODEL_REQUIRED
+     │    ├── ModelRequired             MODEL_REQUIRED
+     │    └── NothingToReview           NOTHING_TO_REVIEW
      ├── ToolArgumentError              TOOL_ARGUMENT_REFUSED
      ├── SandboxUnavailable             SANDBOX_UNAVAILABLE
      ├── ProbeUnrunnable                PROBE_UNRUNNABLE
@@ -24,6 +25,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
                └── MalformedAnswer      (MALFORMED_RESPONSE)
 
     Interrupted (a BaseException)       no code: SIGINT/SIGTERM, exit 128 + the signal
+     └── Cancelled                      no code: the MCP client cancelled the call
 
 `EXIT_STATUS` maps every code to what the command exits with when that error stops it before a result
 exists (`exit_status` applies it); a review result that carries an error code is INCONCLUSIVE, exit 3,
@@ -43,6 +45,7 @@ __all__ = [
     "EXIT_STATUS",
     "BlindnessLeak",
     "BudgetExceeded",
+    "Cancelled",
     "ConfigError",
     "DuplicateName",
     "InputError",
@@ -50,6 +53,7 @@ __all__ = [
     "MalformedAnswer",
     "MalformedResponseError",
     "ModelRequired",
+    "NothingToReview",
     "OutputTruncatedError",
     "ProbeUnrunnable",
     "ProviderError",
@@ -93,6 +97,13 @@ class ModelRequired(InputError):
     """
 
     code = "MODEL_REQUIRED"
+
+
+class NothingToReview(InputError):
+    """The two trees are the same (a clean working tree against its base): nothing was compared, so the review
+    says so instead of a KEEP that would read as "checked"."""
+
+    code = "NOTHING_TO_REVIEW"
 
 
 class ToolArgumentError(ShowcauseError):
@@ -213,12 +224,22 @@ class Interrupted(BaseException):
         self.signum = signum
 
 
+class Cancelled(Interrupted):
+    """The client cancelled this call (an MCP `notifications/cancelled`): the call's own sandboxed processes
+    are already killed; unwind it. Other calls of the same server go on."""
+
+    def __init__(self) -> None:
+        BaseException.__init__(self, "cancelled by the client")
+        self.signum = 0
+
+
 # The one table from error code to exit status: bad input or usage is 2; every other failure is 3
 # (INCONCLUSIVE: never read as a pass, and never as a block, which is 1).
 EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     ShowcauseError.code: EXIT_INCONCLUSIVE,
     InputError.code: EXIT_BAD_INPUT,
     ModelRequired.code: EXIT_BAD_INPUT,
+    NothingToReview.code: EXIT_BAD_INPUT,
     ToolArgumentError.code: EXIT_BAD_INPUT,
     SandboxUnavailable.code: EXIT_INCONCLUSIVE,
     ProbeUnrunnable.code: EXIT_INCONCLUSIVE,

@@ -6,7 +6,6 @@ import json
 import threading
 import time
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +14,9 @@ from pydantic import ValidationError
 from showcause.analysis.retired import Retirement, dangling_artifacts
 from showcause.core import jsonsafe
 from showcause.core.errors import ProbeUnrunnable, SandboxUnavailable, ToolArgumentError
+from showcause.core.progress import report
 from showcause.core.records import ToolCall
+from showcause.core.threads import ContextPool
 from showcause.tools.base import ToolContext, ToolOutput
 from showcause.tools.registry import get_tool
 
@@ -139,7 +140,7 @@ class Ledger:
     def call_many(self, requests: list[tuple[str, Any]], workers: int = 2) -> list[ToolCall]:
         """Run several calls concurrently; ids follow the order of `requests`, as if run one by one."""
         first = self._numbering.reserve(len(requests))
-        with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        with ContextPool(max_workers=max(1, workers)) as pool:
             futures = [pool.submit(self._execute, f"T{first + i}", name, args)
                        for i, (name, args) in enumerate(requests)]
             done = [f.result() for f in futures]
@@ -147,6 +148,13 @@ class Ledger:
         return done
 
     def _execute(self, call_id: str, name: str, args: Any) -> ToolCall:
+        report(f"{call_id} {name} on {self.ctx.side}: started")
+        call = self._run_one(call_id, name, args)
+        report(f"{call_id} {name} on {self.ctx.side}: {'done' if call.ok else 'did not run to an outcome'} "
+               f"({call.ms} ms)")
+        return call
+
+    def _run_one(self, call_id: str, name: str, args: Any) -> ToolCall:
         started = time.monotonic()
         error: str | None = None
         shown_args = _shown(args)

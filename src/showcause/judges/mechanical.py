@@ -8,7 +8,6 @@ Deterministic: the same snapshot gives the same calls, claims and verdict.
 from __future__ import annotations
 
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -27,6 +26,7 @@ from showcause.core.errors import (
     ShowcauseError,
 )
 from showcause.core.records import ToolCall
+from showcause.core.threads import ContextPool
 from showcause.evidence.ledger import UNRUNNABLE, Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.contract import ModeSpec
@@ -222,7 +222,7 @@ def run_probes(ledger: Ledger) -> Probes:
     # Finding the retired names is Python work (both trees' symbols): it overlaps the test and
     # typecheck processes instead of waiting for them.
     notes: list[str] = []
-    with ThreadPoolExecutor(max_workers=1) as side:
+    with ContextPool(max_workers=1) as side:
         retiring = side.submit(ledger.retirement)
         fitting = side.submit(_arity, ctx.snapshot, notes, ctx.analysis, ctx.policy.symbols.symbol_worker_min_files)
         calls = ledger.call_many(probes, workers=2)

@@ -4,11 +4,16 @@ The CLI installs `install_handlers` in its main thread. On a signal the handler 
 process group and cgroup member (so nothing a review started keeps running), marks the process as
 stopping (no new sandboxed process starts, in any thread) and raises `Interrupted` in the main thread;
 the CLI then removes every tracked directory and exits 128 + the signal number.
+
+A `Scope` is the same for one call of a long-lived server (an MCP `review_change`): cancelling it kills the
+processes started in it, in any thread that carries its context (`core.threads.ContextPool`), starts none
+in it again, and leaves every other call running.
 """
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
 import os
 import signal
@@ -18,17 +23,45 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
-from showcause.core.errors import Interrupted
+from showcause.core.errors import Cancelled, Interrupted
 from showcause.sandbox.cgroups import kill_members
 from showcause.sandbox.cleanup import remove_tree
 
-__all__ = ["check_stopping", "forget_dir", "install_handlers", "remove_tracked_dirs", "stopping", "track_dir",
+__all__ = ["Scope", "check_stopping", "forget_dir", "install_handlers", "remove_tracked_dirs", "stopping", "track_dir",
            "tracked_process"]
 
 _lock = threading.RLock()           # re-entered by the handler when a signal lands inside a tracked section
 _procs: dict[int, tuple[subprocess.Popen[bytes], list[Path]]] = {}
 _dirs: set[str] = set()
 _signal = 0
+
+
+class Scope:
+    """The sandboxed processes of one call, and whether the call was cancelled."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self.procs: dict[int, tuple[subprocess.Popen[bytes], list[Path]]] = {}
+
+    def cancel(self) -> None:
+        """Kill every process of the call now; any it would start later is killed as it starts."""
+        with _lock:
+            self.cancelled = True
+            live = list(self.procs.values())
+        for proc, groups in live:
+            _kill(proc, groups)
+
+    @contextlib.contextmanager
+    def active(self) -> Iterator[Scope]:
+        """Processes started in this context (and in pools it submits to) belong to this scope."""
+        token = _scope.set(self)
+        try:
+            yield self
+        finally:
+            _scope.reset(token)
+
+
+_scope: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("showcause_scope", default=None)
 
 
 def stopping() -> int:
@@ -39,6 +72,9 @@ def stopping() -> int:
 def check_stopping() -> None:
     if _signal:
         raise Interrupted(_signal)
+    scope = _scope.get()
+    if scope is not None and scope.cancelled:
+        raise Cancelled()
 
 
 def _kill(proc: subprocess.Popen[bytes], groups: list[Path]) -> None:
@@ -50,9 +86,12 @@ def _kill(proc: subprocess.Popen[bytes], groups: list[Path]) -> None:
 @contextlib.contextmanager
 def tracked_process(proc: subprocess.Popen[bytes], groups: list[Path]) -> Iterator[None]:
     """Track a started process (its group and cgroups) until the block ends; killed at once if stopping."""
+    scope = _scope.get()
     with _lock:
         _procs[proc.pid] = (proc, groups)
-        late = bool(_signal)
+        if scope is not None:
+            scope.procs[proc.pid] = (proc, groups)
+        late = bool(_signal) or (scope is not None and scope.cancelled)
     try:
         if late:
             _kill(proc, groups)
@@ -60,6 +99,8 @@ def tracked_process(proc: subprocess.Popen[bytes], groups: list[Path]) -> Iterat
     finally:
         with _lock:
             _procs.pop(proc.pid, None)
+            if scope is not None:
+                scope.procs.pop(proc.pid, None)
 
 
 def track_dir(path: Path | str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from showcause.core.errors import InputError
+from showcause.core.errors import NothingToReview
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blindness import thresholds
@@ -81,7 +81,7 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
             what = (f"the working tree of {source.repo} has no change against {source.base or 'HEAD'}"
                     if source.repo is not None and source.head is None
                     else f"{snap.label}: base and head are the same")
-            raise InputError(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
+            raise NothingToReview(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
                              "--head REF)")
         ctx = tool_context(snap, options.config, isolation=options.isolation, python=options.python)
         ctx.eager_base = options.eager_base

@@ -10,11 +10,11 @@ a failure of that file. Tests that could not run to any outcome are no evidence 
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from showcause.core.errors import ProbeUnrunnable
+from showcause.core.threads import ContextPool
 from showcause.tools.base import ToolContext
 from showcause.tools.testexec import BaseRun, TestOutcome, TestRun, mark_flaky, run_base_tests, run_tests
 
@@ -203,7 +203,7 @@ def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_target
     base_runs = max(n, 1) if base.cached else n
     ids = [f.test for f in suspects]
     snap, policy, env = ctx.snapshot, ctx.policy, ctx.env
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ContextPool(max_workers=2) as pool:
         on_head = pool.submit(lambda: [run_tests(snap.head, ids, policy, env=env) for _ in range(n)])
         on_base = pool.submit(lambda: [run_tests(snap.base, ids, policy, env=env) for _ in range(base_runs)])
         heads = [head_rows(r, ids, snap.head) for r in on_head.result()]

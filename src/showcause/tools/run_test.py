@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
 
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
+from showcause.core.threads import ContextPool
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.differential import BAD, Comparison, Finding, compare, file_of, start_base
 from showcause.tools.runners.registry import runner_for
@@ -43,7 +43,7 @@ def allowlist(ctx: ToolContext) -> list[str]:
         else:
             snap = ctx.snapshot
             # Both trees at once (base is often cached): each collection is a process start of its own.
-            with ThreadPoolExecutor(max_workers=2) as pool:
+            with ContextPool(max_workers=2) as pool:
                 on_base = pool.submit(allowed_tests, snap.base, ctx.policy, ctx.env, base=True)
                 head = allowed_tests(snap.head, ctx.policy, ctx.env)
                 base = on_base.result()
@@ -136,7 +136,7 @@ class RunTestTool:
         targets = [t for t in asked if t not in deleted]
         if not targets:
             return ToolOutput(text="\n".join([f"run_test {label}: nothing to run on head", *gone]))
-        with ThreadPoolExecutor(max_workers=1) as pool:
+        with ContextPool(max_workers=1) as pool:
             # Base runs the same targets; beside head for a single review (latency), after it otherwise.
             early = pool.submit(start_base, ctx, targets) if ctx.eager_base else None
             head = run_tests(ctx.snapshot.head, targets, ctx.policy, env=ctx.env)

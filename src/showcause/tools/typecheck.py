@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar
 
 from showcause.analysis.importgraph import dependents
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ProbeUnrunnable
+from showcause.core.threads import ContextPool
 from showcause.snapshot.diff import Diff
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
@@ -80,7 +80,7 @@ class TypecheckTool:
         files = {c: (scope if c == "pyright" else None) for c in checkers}
         # With no error on head nothing can be new: the base check is needed only when head has errors.
         # Eagerly it runs beside head (its result unused when head is clean); otherwise after it, if needed.
-        with ThreadPoolExecutor(max_workers=2 * len(checkers)) as pool:
+        with ContextPool(max_workers=2 * len(checkers)) as pool:
             early = {c: pool.submit(run_base_checker, snap.base, c, ctx.policy, files[c], ctx.env) for c in checkers} \
                 if ctx.eager_base else {}
             heads = list(pool.map(lambda c: run_checker(snap.head, c, ctx.policy, files[c], ctx.env), checkers))

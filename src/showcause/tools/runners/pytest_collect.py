@@ -12,11 +12,11 @@ the failure.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from showcause.core import jsonsafe
 from showcause.core.errors import ToolArgumentError
+from showcause.core.threads import ContextPool
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
@@ -122,7 +122,7 @@ def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
     jobs = [(project, tuple(p for p in projects if p != project and (not project or p.startswith(project + "/"))))
             for project in projects]
     jobs = [(project, nested) for project, nested in jobs if _has_python(tree, project, nested)]
-    with fresh_copy(tree) as dirs, ThreadPoolExecutor(max_workers=2) as pool:
+    with fresh_copy(tree) as dirs, ContextPool(max_workers=2) as pool:
         results = list(pool.map(
             lambda i: _collect_project(tree, dirs.workspace, dirs.out.parent / f"out-{i}", jobs[i][0], jobs[i][1],
                                        policy, env),
