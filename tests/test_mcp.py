@@ -99,6 +99,9 @@ def test_an_uncommitted_breaking_edit_is_blocked_with_its_evidence_and_progress(
     server = build_server(cfg)
     shown, stored = anyio.run(full)
     assert stored == shown and stored["verdict"] == "MODIFY"
+    # The second review of the same repository does not run the base side again.
+    [run] = [c for c in shown["tool_calls"] if c["tool"] == "run_test"]
+    assert "base ran the same 1 target(s) (from the base cache)" in run["output"]
 
 
 def test_a_correct_edit_is_kept_and_a_clean_tree_is_nothing_to_review(tmp_path: Path, cfg: ServerConfig):
@@ -296,3 +299,38 @@ def test_two_concurrent_reviews_each_get_their_own_verdict(tmp_path: Path, cfg: 
     out = anyio.run(go)
     assert (out["bad"]["verdict"], out["good"]["verdict"]) == ("MODIFY", "KEEP")
     assert out["bad"]["meta"]["review_id"] != out["good"]["meta"]["review_id"]
+
+
+def test_a_hostile_argument_corpus_is_refused_or_confined_in_one_session(tmp_path: Path, cfg: ServerConfig):
+    r = repo(tmp_path)
+    pwned = tmp_path / "pwned"
+    deep: Any = "x"
+    for _ in range(200):
+        deep = [deep]
+    corpus: list[tuple[str, dict[str, Any], str]] = [   # (tool, arguments, what must come back)
+        ("read_file", {"path": "/etc/passwd"}, "refused: absolute paths are not allowed"),
+        ("read_file", {"path": "../../../etc/passwd"}, "refused: path escapes the repository root"),
+        ("run_test", {"test": ["--collect-only", "-p", "evil"]}, "refused: test must be a test file or test id"),
+        ("run_test", {"test": ["../../etc"]}, "refused: path escapes the repository root"),
+        ("search", {"pattern": "a\0b"}, "refused: invalid arguments: pattern: Value error, must not contain NUL"),
+        ("search", {"pattern": "x" * 200_000}, "characters cut]"),
+        ("search", {"pattern": "x", "glob": deep}, "INVALID_INPUT"),
+        ("review_change", {"head": f"--upload-pack=touch {pwned}"}, "invalid git ref"),
+        ("list_files", {"base": f"--output={pwned}", "head": "HEAD"}, "invalid git ref"),
+        ("record_outcome", {"review_id": "../../etc/passwd", "accepted_review": True,
+                            "later_rework_required": False, "review_was_useful": True}, "must be the id of a review"),
+    ]
+
+    async def go() -> list[Any]:
+        async with Client(build_server(cfg)) as client:
+            out = []
+            for tool, args, _ in corpus:
+                full = args if tool == "record_outcome" else {"repo": str(r), **args}
+                out.append(await client.call_tool(tool, full))
+            return out
+
+    for (tool, _, expected), result in zip(corpus, anyio.run(go), strict=True):
+        text = result.content[0].text
+        assert expected in text, (tool, text[:300])
+        assert len(text) < 60_000 and "root:x:" not in text
+    assert not pwned.exists()

@@ -20,7 +20,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from blind_samples import SHOWCAUSE
 from builders import git_repo
-from showcause.mcpserver.cap import MAX_RESULT_CHARS, cap_review, size
+from showcause.mcpserver.cap import MAX_RESULT_CHARS, cap_record, cap_review, size
 
 CALC = "def add(a, b):\n    return a + b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
@@ -134,3 +134,13 @@ def test_a_long_review_keeps_its_verdict_and_validated_claims_whole():
     assert size(doc) > 10 * MAX_RESULT_CHARS and len(doc["tool_calls"][0]["output"]) == 20_000   # not mutated
     small = {**doc, "claims": doc["claims"][:1], "tool_calls": []}
     assert cap_review(small, "u") is small
+
+
+def test_a_tool_record_that_echoes_a_huge_argument_is_cut():
+    record = {"id": "T1", "tool": "search", "args": {"pattern": "x" * 200_000}, "ok": True, "artifacts": [], "ms": 1,
+              "output": "T1 search: " + "y" * 100_000}
+    out = cap_record(record)
+    assert size(out) <= MAX_RESULT_CHARS // 2
+    assert out["args"]["pattern"] == "x" * 200 + " [… 199800 characters cut]"
+    assert out["output"].startswith("T1 search: y")
+    assert cap_record({**record, "args": {}, "output": "short"})["output"] == "short"

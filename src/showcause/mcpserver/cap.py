@@ -13,7 +13,7 @@ import copy
 import json
 from typing import Any
 
-__all__ = ["MAX_RESULT_CHARS", "cap_review", "cap_text", "size"]
+__all__ = ["MAX_RESULT_CHARS", "cap_record", "cap_review", "cap_text", "size"]
 
 MAX_RESULT_CHARS = 60_000
 _TEXT_SHARE = 8_000          # the short text beside the structured result
@@ -76,4 +76,26 @@ def cap_review(doc: dict[str, Any], resource: str, budget: int = MAX_RESULT_CHAR
     out.setdefault("meta", {})["truncated"] = {
         "cut": cut, "resource": resource,
         "note": f"this result was cut to stay under {MAX_RESULT_CHARS} characters; read {resource} for all of it"}
+    return out
+
+
+def _cut_strings(value: Any, limit: int) -> Any:
+    if isinstance(value, str):
+        return _cut(value, limit)
+    if isinstance(value, list):
+        return [_cut_strings(v, limit) for v in value]
+    if isinstance(value, dict):
+        return {k: _cut_strings(v, limit) for k, v in value.items()}
+    return value
+
+
+def cap_record(doc: dict[str, Any], budget: int = MAX_RESULT_CHARS // 2) -> dict[str, Any]:
+    """A registry tool's record under `budget` characters (it is sent twice: as text and as structure): the
+    arguments it echoes are cut first (a 200 kB pattern need not come back), then the output text."""
+    if size(doc) <= budget:
+        return doc
+    out = {**doc, "args": _cut_strings(doc.get("args", {}), 200)}
+    if size(out) > budget and isinstance(out.get("output"), str):
+        over = size(out) - budget
+        out["output"] = _cut(out["output"], max(0, len(out["output"]) - over - 100))
     return out

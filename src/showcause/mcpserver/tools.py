@@ -15,7 +15,7 @@ from typing import Any
 from mcp.types import CallToolResult
 
 from showcause import service
-from showcause.mcpserver.cap import cap_review, cap_text
+from showcause.mcpserver.cap import cap_record, cap_review, cap_text
 from showcause.mcpserver.results import json_result, review_text
 from showcause.mcpserver.roots import Roots
 from showcause.mcpserver.store import ReviewStore, resource_uri
@@ -65,7 +65,7 @@ def call_registry_tool(cfg: ServerConfig, name: str, args: dict[str, Any]) -> Ca
     """The record `showcause tools run --json` prints (refused arguments: `ok` false, not a tool error)."""
     own = {k: v for k, v in args.items() if k not in _SOURCE_KEYS}
     call = service.run_tool(_source(cfg, args), name, own, config=cfg.config, isolation=cfg.isolation)
-    return json_result(call.to_json())
+    return json_result(cap_record(call.to_json()))
 
 
 def review_decision(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
