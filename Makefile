@@ -38,6 +38,7 @@ test: setup
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/pyright src
 	$(BIN)/showcause cases verify repo_cases
+	$(BIN)/showcause cases verify decision_cases
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # The same suite on a host whose bubblewrap fails as on GitHub's ubuntu-24.04 runners (a real executable first

@@ -43,15 +43,20 @@ def cases_prepare(
 
 @cases_app.command("verify")
 def cases_verify(
-    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases or of decision cases, or one case.")],
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Cases verified in parallel.")] = 2,
 ) -> None:
-    """Check every case label mechanically; one line per case, exit 1 on any failure, 3 without a sandbox."""
+    """Check every case label mechanically; one line per case, exit 1 on any failure, 3 without a sandbox.
+    Decision cases (a folder of *.json files) are checked without a sandbox; a bad one is exit 2."""
     from concurrent.futures import ThreadPoolExecutor
 
     from showcause.bench.cases import find_cases
+    from showcause.bench.decision_casefile import is_decision_case_dir
     from showcause.bench.verify import verify_case
+    from showcause.cli.decision_cases import verify_decision_cases
 
+    if is_decision_case_dir(cases_dir):
+        verify_decision_cases(cases_dir)
     try:
         service.require_sandbox()   # labels are checked by running tests: never without a sandbox
         paths = find_cases(cases_dir)
