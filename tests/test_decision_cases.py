@@ -119,7 +119,6 @@ _DROP = object()
 
 SCHEMA = [
     ("format", 2, "format: Input should be 1"),
-    ("format", _DROP, "format: Field required"),
     ("extra", "x", "extra: unknown field"),
     ("truth.notes", "x", "truth.notes: unknown field"),
     ("input.review_mode", "blind_first", "input.review_mode: unknown field"),
@@ -145,6 +144,13 @@ def test_the_schema_is_strict(field: str, value: Any, message: str, tmp_path: Pa
     with pytest.raises(InputError) as err:
         load_decision_case(_write(tmp_path, data))
     assert err.value.message == f"{GOOD}.json: {message}"
+
+
+def test_a_case_without_format_is_version_1(tmp_path: Path):
+    data = _raw()
+    del data["format"]
+    case = load_decision_case(_write(tmp_path, data))
+    assert case.doc.format == 1 and case_problems(case) == []
 
 
 def _correct(**truth: Any) -> dict[str, Any]:

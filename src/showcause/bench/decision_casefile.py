@@ -53,7 +53,7 @@ class Diagnostics(_Strict):
 
 
 class DecisionCaseDoc(_Strict):
-    format: Literal[1]
+    format: Literal[1] = FORMAT   # absent means 1: a file with exactly the fields of issue 16 is a version-1 case
     id: _Text
     title: _Text
     category: _Text
