@@ -220,8 +220,13 @@ def test_files_that_are_not_cases(tmp_path: Path):
     (tmp_path / "b.json").write_text("{", encoding="utf-8")
     with pytest.raises(InputError, match=r"^a\.json: a decision case is a JSON object$"):
         load_decision_case(tmp_path / "a.json")
-    with pytest.raises(InputError, match=r"^b\.json: "):
-        load_decision_case(tmp_path / "b.json")
+    (tmp_path / "c.json").write_text("[" * 100 + "]" * 100, encoding="utf-8")
+    (tmp_path / "d.json").write_bytes(b'{"id": "\xff"}')
+    for name in ("b", "c", "d"):   # not JSON, nested beyond the cap, not UTF-8: one line each, no traceback
+        with pytest.raises(InputError, match=rf"^{name}\.json: "):
+            load_decision_case(tmp_path / f"{name}.json")
+    proc = _cli("cases", "verify", str(tmp_path))
+    assert proc.returncode == 2 and proc.stdout.endswith("0 passed, 4 failed\n") and proc.stderr == ""
 
 
 # ---- the command line: detection and exit codes -----------------------------------------------------------
