@@ -73,7 +73,7 @@ def test_every_case_of_our_set_is_sound_and_blind():
     for case in _ours():
         assert case_problems(case) == [], case.id
         check = check_blindness(case.doc.input.proposed_solution, case.doc.input.blind_fields())
-        assert check.score == 0.0, case.id   # well below the warning threshold: the proposal is reworded
+        assert check.score < 0.05, case.id   # far below the warning threshold: each proposal is its own text
 
 
 @pytest.mark.parametrize("path", find_decision_cases(CASES), ids=lambda p: p.stem)
