@@ -137,7 +137,8 @@ SCHEMA = [
 ]
 
 
-@pytest.mark.parametrize(("field", "value", "message"), SCHEMA, ids=[f"{f}={v!r}" for f, v, _ in SCHEMA])
+@pytest.mark.parametrize(("field", "value", "message"), SCHEMA,
+                         ids=[f"{f}=<dropped>" if v is _DROP else f"{f}={v!r}" for f, v, _ in SCHEMA])
 def test_the_schema_is_strict(field: str, value: Any, message: str, tmp_path: Path):
     data = _raw()
     _set(data, field, value)
