@@ -25,7 +25,7 @@ RANKS = {
     "evidence": 6,
     "judges": 7, "render": 7,
     "service": 8,
-    "bench": 9, "mcpserver": 9,
+    "bench": 9, "mcpserver": 9, "ci": 9,
     "cli": 10,   # the command line hosts every front end: `showcause mcp` starts the MCP server
 }
 ROOT = "showcause"   # the package itself: its __init__ imports core, and the service only for type checkers
@@ -122,14 +122,17 @@ def test_the_checks_see_an_upward_import_and_a_cycle(tmp_path: Path, monkeypatch
 
 # The front ends reach a review only through the service façade (showcause/service/__init__.py). Beside it the
 # CLI keeps the process itself (signal handling, slots) and starts the MCP server, the bench its own packages;
-# `bench/verify.py` checks case labels by running single probes, so it reaches the probes directly.
+# `bench/verify.py` checks case labels by running single probes, so it reaches the probes directly. `ci` (the CI
+# front ends) also asks git where a pull request left its base branch.
 _FRONT_ENDS = {
     "cli": ("showcause.cli", "showcause.core.", "showcause.service", "showcause.bench.", "showcause.mcpserver",
+            "showcause.ci",
             "showcause.sandbox.lifecycle", "showcause.sandbox.runner"),
     "mcpserver": ("showcause.core.", "showcause.service", "showcause.mcpserver", "showcause.sandbox.lifecycle",
                   "showcause.sandbox.runner"),
     "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
               "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.snapshot.gitcmd"),
+    "ci": ("showcause.core", "showcause.service", "showcause.ci.", "showcause.snapshot.baseref"),
 }
 _PROBING = {"bench/verify.py"}
 

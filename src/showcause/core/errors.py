@@ -12,6 +12,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      ├── BudgetExceeded                 BUDGET_EXCEEDED
      ├── BlindnessLeak                  BLINDNESS_LEAK
      ├── DuplicateName                  DUPLICATE_NAME        also a ValueError
+     ├── GithubApiError                 GITHUB_API_ERROR
      ├── ReviewTimeout                  TIMEOUT
      │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
      └── ProviderError                  PROVIDER_ERROR
@@ -48,6 +49,7 @@ __all__ = [
     "Cancelled",
     "ConfigError",
     "DuplicateName",
+    "GithubApiError",
     "InputError",
     "Interrupted",
     "MalformedAnswer",
@@ -209,6 +211,17 @@ class MalformedResponseError(ProviderError):
     code = "MALFORMED_RESPONSE"
 
 
+class GithubApiError(ShowcauseError):
+    """The GitHub REST API refused or failed a call of `showcause ci github` (`status`: the HTTP status, if
+    any). The command degrades (a notice, no comment) and still exits with the review's code."""
+
+    code = "GITHUB_API_ERROR"
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 class MalformedAnswer(MalformedResponseError):
     """The model's answer text is not the JSON asked for; the message is fit for the one repair turn."""
 
@@ -254,6 +267,7 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     ProviderNetworkError.code: EXIT_INCONCLUSIVE,
     OutputTruncatedError.code: EXIT_INCONCLUSIVE,
     MalformedResponseError.code: EXIT_INCONCLUSIVE,
+    GithubApiError.code: EXIT_INCONCLUSIVE,
 })
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from showcause.core.errors import InputError
 from showcause.snapshot.gitcmd import git
 
-__all__ = ["default_base"]
+__all__ = ["default_base", "merge_base"]
 
 # The repository's default branch, in the order a clone names it: the remote's HEAD, then the usual names.
 _DEFAULT_BRANCHES = ("refs/remotes/origin/HEAD", "refs/heads/main", "refs/heads/master")
@@ -36,3 +36,11 @@ def default_base(repo: Path) -> str:
         if proc.returncode == 0 and proc.stdout.strip():
             return proc.stdout.strip()
     return "HEAD"
+
+
+def merge_base(repo: Path, first: str, second: str) -> str | None:
+    """The commit where ``second`` left ``first`` (a pull request's diff starts there, not at the base tip),
+    or None when there is none to find (a shallow clone, an unknown commit)."""
+    proc = git(["merge-base", "--end-of-options", first, second], cwd=Path(repo), check=False, discover=True)
+    found = proc.stdout.strip()
+    return found if proc.returncode == 0 and found else None
