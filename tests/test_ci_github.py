@@ -18,7 +18,9 @@ from showcause.ci.github_api import GithubClient
 from showcause.ci.sticky import MARKER, MAX_COMMENT_CHARS, CommentOutcome, comment_body, upsert_comment
 from showcause.ci.workflow import MAX_PER_LEVEL, cap_annotations, summary_text
 from showcause.core.errors import InputError
+from showcause.snapshot.baseref import merge_base
 
+ROOT = Path(__file__).resolve().parents[1]
 SHOWCAUSE = [str(Path(sys.executable).parent / "showcause")]
 TOKEN = "ghs_loopbackSecretToken0123456789"
 
@@ -57,7 +59,10 @@ def _event(tmp: Path, base: str, head: str, *, event: str = "pull_request") -> P
 
 
 def _run(tmp: Path, repo: Path, api: str, event: Path, *args: str, name: str = "pull_request",
-         drop: tuple[str, ...] = ()) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+         drop: tuple[str, ...] = (), inputs: dict[str, str] | None = None,
+         ) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """The command as a job step runs it; with ``inputs``, through the Action's own review step (action/review.sh,
+    the inputs as its INPUT_* variables)."""
     summary, output = tmp / "summary.md", tmp / "output.txt"
     summary.write_text("", encoding="utf-8")
     output.write_text("", encoding="utf-8")
@@ -67,8 +72,12 @@ def _run(tmp: Path, repo: Path, api: str, event: Path, *args: str, name: str = "
                 "GITHUB_OUTPUT": str(output), "GITHUB_WORKSPACE": str(repo)})
     for key in drop:
         env.pop(key)
-    proc = subprocess.run([*SHOWCAUSE, "ci", "github", "--sarif", str(tmp / "showcause.sarif"), *args],
-                          capture_output=True, text=True, env=env, cwd=tmp, timeout=300)
+    argv = [*SHOWCAUSE, "ci", "github", "--sarif", str(tmp / "showcause.sarif"), *args]
+    if inputs is not None:
+        argv = ["bash", str(ROOT / "action" / "review.sh")]
+        env.update({f"INPUT_{k.upper().replace('-', '_')}": v for k, v in inputs.items()}, RUNNER_TEMP=str(tmp))
+        env["PATH"] = f"{Path(SHOWCAUSE[0]).parent}:{env['PATH']}"
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tmp, timeout=300)
     for text in (proc.stdout, proc.stderr, summary.read_text(), output.read_text()):
         assert TOKEN not in text
     return proc, _outputs(output.read_text()), summary.read_text()
@@ -131,15 +140,18 @@ def test_a_fork_gets_no_comment_a_notice_and_the_review_exit_code(repo: dict[str
     assert gh.comments == {} and "comment: not posted" in summary
 
 
-def test_a_merge_group_reviews_its_commits_and_posts_nothing(repo: dict[str, Any], tmp_path: Path):
+def test_a_merge_group_through_the_actions_step_reviews_its_commits_and_posts_nothing(repo: dict[str, Any],
+                                                                                     tmp_path: Path):
     with FakeGithub() as gh:
         event = _event(tmp_path, repo["base"], repo["good"], event="merge_group")
-        proc, outputs, summary = _run(tmp_path, repo["path"], gh.url, event, "--no-sarif", "--no-annotations",
-                                      name="merge_group", drop=("GITHUB_TOKEN",))
+        proc, outputs, summary = _run(tmp_path, repo["path"], gh.url, event, name="merge_group",
+                                      drop=("GITHUB_TOKEN",), inputs={"fail-on": "WARNING", "sarif": "false",
+                                                                       "annotations": "false", "comment": "true"})
     assert proc.returncode == 0, proc.stderr
     assert outputs == {"verdict": "KEEP", "exit-code": "0", "sarif-file": ""}
     assert proc.stdout == "" and not (tmp_path / "showcause.sarif").exists()
     assert "merge group has no conversation" in summary and "(merge_group)" in summary
+    assert "exit code 0 (fail on WARNING)" in summary
     assert gh.requests == []
 
 
@@ -212,3 +224,26 @@ def test_the_comment_stays_under_githubs_limit_with_its_fences_closed():
     assert len(body) < MAX_COMMENT_CHARS < 65_536 and body.startswith(MARKER)
     assert body.count("```") % 2 == 0 and body.count("<details>") == body.count("</details>")
     assert "cut to fit GitHub's comment limit" in body
+
+
+def test_a_missing_commit_says_to_fetch_the_history(repo: dict[str, Any], tmp_path: Path):
+    event = _event(tmp_path, repo["base"], "f" * 40)
+    output = tmp_path / "out.txt"
+    env = {"GITHUB_EVENT_PATH": str(event), "GITHUB_EVENT_NAME": "pull_request_target",
+           "GITHUB_REPOSITORY": "octo/widgets", "GITHUB_TOKEN": TOKEN, "GITHUB_OUTPUT": str(output),
+           "GITHUB_WORKSPACE": str(repo["path"])}
+    with pytest.raises(InputError, match=r"unknown git ref .*fetch-depth: 0"):
+        run_github(GithubCiOptions(sarif=None), env)
+    assert _outputs(output.read_text()) == {"verdict": "", "exit-code": "2", "sarif-file": ""}
+
+
+def test_a_pull_request_is_reviewed_from_where_it_left_its_base_branch(tmp_path: Path):
+    root = git_repo(tmp_path / "moved", [BASE])
+    fork_point = _sha(root, "HEAD")
+    subprocess.run(["git", "checkout", "-q", "-b", "feature"], cwd=root, check=True)
+    git_repo(root, [{"src/calc/ops.py": _OPS.format(op="-")}])   # the pull request's commit
+    head = _sha(root, "HEAD")
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=root, check=True)
+    git_repo(root, [{"docs/later.md": "main moved on\n"}])      # main after the branch left it
+    assert merge_base(root, _sha(root, "main"), head) == fork_point
+    assert merge_base(root, _sha(root, "main"), "0" * 40) is None

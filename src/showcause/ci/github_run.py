@@ -21,7 +21,7 @@ from showcause.ci.github_api import GithubClient
 from showcause.ci.github_env import GithubContext, read_context
 from showcause.ci.sticky import upsert_comment
 from showcause.ci.workflow import append_text, cap_annotations, summary_text, write_outputs
-from showcause.core.errors import GithubApiError, InputError
+from showcause.core.errors import GithubApiError, InputError, exit_status
 from showcause.core.result import ReviewResult
 from showcause.service import ChangeSource, ReviewOptions
 from showcause.snapshot.baseref import merge_base
@@ -108,10 +108,18 @@ def _comment(ctx: GithubContext, result: ReviewResult, markdown: str,
 
 def _review(ctx: GithubContext, options: GithubCiOptions, env: Mapping[str, str]) -> ReviewResult:
     repo = _repo(options, env)
-    return service.review_change(
-        ChangeSource(repo=repo, base=_base(ctx, options, repo), head=ctx.head_sha),
-        ReviewOptions(mode=options.mode, model=options.model, base_url=options.base_url, config=options.config,
-                      isolation=options.isolation, python=options.python))
+    try:
+        return service.review_change(
+            ChangeSource(repo=repo, base=_base(ctx, options, repo), head=ctx.head_sha),
+            ReviewOptions(mode=options.mode, model=options.model, base_url=options.base_url, config=options.config,
+                          isolation=options.isolation, python=options.python))
+    except InputError as exc:
+        if ctx.output_path is not None:   # a later step can still read why the review did not happen
+            write_outputs(ctx.output_path, {"verdict": "", "exit-code": str(exit_status(exc)), "sarif-file": ""})
+        if "unknown git ref" in exc.message:   # the usual cause: a shallow checkout
+            raise InputError(f"{exc.message}: check out with `fetch-depth: 0` so that both the base and the head "
+                             "commit are in the clone") from None
+        raise
 
 
 def run_github(options: GithubCiOptions, env: Mapping[str, str] | None = None,
