@@ -36,12 +36,13 @@ def github(
     annotations: Annotated[bool, typer.Option("--annotations/--no-annotations", help="Print workflow "
                                               "annotations (at most 10 per level).")] = True,
 ) -> None:
-    """Review the pull request or merge group of this GitHub Actions job and report it: SARIF, one sticky
-    comment, the job summary, annotations and the outputs verdict, exit-code, sarif-file.
+    """Review this GitHub Actions job's pull request or merge group, and report it there.
 
-    Reads GITHUB_EVENT_PATH, GITHUB_EVENT_NAME, GITHUB_REPOSITORY, GITHUB_TOKEN, GITHUB_API_URL,
-    GITHUB_STEP_SUMMARY, GITHUB_OUTPUT and GITHUB_WORKSPACE. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad
-    input or environment, 3 INCONCLUSIVE.
+    SARIF, one sticky comment, the job summary, annotations and the outputs verdict, exit-code, sarif-file.
+
+    Reads the job's GITHUB_* variables (docs/ci.md lists them).
+
+    Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input or environment, 3 INCONCLUSIVE.
     """
     options = GithubCiOptions(mode=mode, model=model, base_url=base_url, fail_on=fail_on, config=config,
                               python=python, isolation=isolation, comment=comment,
