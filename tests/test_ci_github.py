@@ -17,7 +17,7 @@ from showcause.ci import GithubCiOptions, run_github
 from showcause.ci.github_api import GithubClient
 from showcause.ci.sticky import MARKER, MAX_COMMENT_CHARS, CommentOutcome, comment_body, upsert_comment
 from showcause.ci.workflow import MAX_PER_LEVEL, cap_annotations, summary_text
-from showcause.core.errors import InputError
+from showcause.core.errors import GithubApiError, InputError
 from showcause.snapshot.baseref import merge_base
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -247,3 +247,16 @@ def test_a_pull_request_is_reviewed_from_where_it_left_its_base_branch(tmp_path:
     git_repo(root, [{"docs/later.md": "main moved on\n"}])      # main after the branch left it
     assert merge_base(root, _sha(root, "main"), head) == fork_point
     assert merge_base(root, _sha(root, "main"), "0" * 40) is None
+
+
+def test_pages_are_followed_by_relative_links_but_the_token_never_leaves_the_api_host():
+    with FakeGithub(link_origin="") as gh, GithubClient(gh.url, "octo/widgets", TOKEN) as api:
+        for i in range(5):
+            gh.add_comment(7, f"c{i}")
+        assert [c["body"] for c in api.list_comments(7)] == [f"c{i}" for i in range(5)]
+    with FakeGithub(link_origin="http://127.0.0.2:9") as gh, GithubClient(gh.url, "octo/widgets", TOKEN) as api:
+        for i in range(3):
+            gh.add_comment(7, f"c{i}")
+        with pytest.raises(GithubApiError, match=r"refused to send the token to '127\.0\.0\.2:9'") as caught:
+            api.list_comments(7)
+        assert TOKEN not in str(caught.value) and len(gh.requests) == 1

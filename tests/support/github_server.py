@@ -38,7 +38,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.app.record(self, None)
-        status, doc, headers = self.app.get(self.path, f"http://127.0.0.1:{self.server.server_address[1]}")
+        own = f"http://127.0.0.1:{self.server.server_address[1]}"
+        status, doc, headers = self.app.get(self.path, own if self.app.link_origin is None else self.app.link_origin)
         self._answer(status, doc, headers)
 
     def do_POST(self) -> None:
@@ -57,6 +58,7 @@ class FakeGithub:
     repository: str = "octo/widgets"
     page_size: int = 2                 # small, so a few comments already span pages
     read_only: bool = False
+    link_origin: str | None = None     # where `next` links point: None this server, "" relative, or another host
     comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
     requests: list[dict[str, Any]] = field(default_factory=list)
 

@@ -8,7 +8,7 @@ points elsewhere is not followed, and no message carries the token.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -80,7 +80,8 @@ class GithubClient:
             if not isinstance(page, list):
                 raise GithubApiError("the comment list is not a JSON array", status=response.status_code)
             found += [c for c in page if isinstance(c, dict)]
-            url = response.links.get("next", {}).get("url")
+            nxt = response.links.get("next", {}).get("url")
+            url = urljoin(str(response.url), nxt) if nxt else None   # GitHub's are absolute; a relative one too
         return found
 
     def create_comment(self, number: int, body: str) -> dict[str, Any]:

@@ -112,11 +112,12 @@ def read_context(env: Mapping[str, str]) -> GithubContext:
     event = _event_name(env, doc)
     if event == "merge_group":
         base, head = _sha(doc, "merge_group.base_sha"), _sha(doc, "merge_group.head_sha")
-        base_ref, number = str(_field(doc, "merge_group.base_ref")), None
+        base_ref, number = str(doc["merge_group"].get("base_ref") or ""), None
     else:
         base, head = _sha(doc, "pull_request.base.sha"), _sha(doc, "pull_request.head.sha")
-        base_ref = str(_field(doc, "pull_request.base.ref"))
-        number = _field(doc, "pull_request.number")
+        base_ref = str(doc["pull_request"]["base"].get("ref") or "")
+        # The pull request's own number; the payload's top-level `number` is the same one.
+        number = doc["pull_request"].get("number", doc.get("number"))
         if not isinstance(number, int) or isinstance(number, bool) or number <= 0:
             raise InputError(f"the event payload's `pull_request.number` is not a number: {str(number)[:40]!r}")
     return GithubContext(event=event, repository=repository, api_url=api_url, base_sha=base, head_sha=head,
