@@ -23,7 +23,7 @@ RANKS = {
     "analysis": 4,
     "tools": 5,
     "evidence": 6,
-    "judges": 7, "render": 7,
+    "judges": 7, "render": 7, "quorum": 7,
     "service": 8,
     "bench": 9, "mcpserver": 9, "ci": 9,
     "cli": 10,   # the command line hosts every front end: `showcause mcp` starts the MCP server

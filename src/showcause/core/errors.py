@@ -5,7 +5,8 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
     ShowcauseError                      INTERNAL_ERROR
      ├── InputError                     INVALID_INPUT
      │    ├── ModelRequired             MODEL_REQUIRED
-     │    └── NothingToReview           NOTHING_TO_REVIEW
+     │    ├── NothingToReview           NOTHING_TO_REVIEW
+     │    └── QuorumConfigError         QUORUM_CONFIG_INVALID
      ├── ToolArgumentError              TOOL_ARGUMENT_REFUSED
      ├── SandboxUnavailable             SANDBOX_UNAVAILABLE
      ├── ProbeUnrunnable                PROBE_UNRUNNABLE
@@ -13,6 +14,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      ├── BlindnessLeak                  BLINDNESS_LEAK
      ├── DuplicateName                  DUPLICATE_NAME        also a ValueError
      ├── GithubApiError                 GITHUB_API_ERROR
+     ├── PeerAborted                    ABORTED
      ├── ReviewTimeout                  TIMEOUT
      │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
      └── ProviderError                  PROVIDER_ERROR
@@ -57,11 +59,13 @@ __all__ = [
     "ModelRequired",
     "NothingToReview",
     "OutputTruncatedError",
+    "PeerAborted",
     "ProbeUnrunnable",
     "ProviderError",
     "ProviderHTTPError",
     "ProviderNetworkError",
     "ProviderTimeoutError",
+    "QuorumConfigError",
     "RateLimitedError",
     "ReviewTimeout",
     "SandboxUnavailable",
@@ -226,6 +230,21 @@ class MalformedAnswer(MalformedResponseError):
     """The model's answer text is not the JSON asked for; the message is fit for the one repair turn."""
 
 
+# ---- the weighted quorum (showcause.quorum)
+
+class QuorumConfigError(InputError):
+    """A quorum configuration (`--quorum FILE`, `[quorum]` of `--config`) that cannot work; the message
+    names the field (`sources[2].apiKeyEnv`, `thresholds.tier3`, `deadlineMs` …) and what is wrong with it."""
+
+    code = "QUORUM_CONFIG_INVALID"
+
+
+class PeerAborted(ShowcauseError):
+    """A peer request cancelled on purpose: the quorum was reached without it (its socket is shut at once)."""
+
+    code = "ABORTED"
+
+
 class Interrupted(BaseException):
     """SIGINT or SIGTERM arrived: every sandboxed process is already killed; unwind and exit 128 + signal.
 
@@ -268,6 +287,8 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     OutputTruncatedError.code: EXIT_INCONCLUSIVE,
     MalformedResponseError.code: EXIT_INCONCLUSIVE,
     GithubApiError.code: EXIT_INCONCLUSIVE,
+    QuorumConfigError.code: EXIT_BAD_INPUT,
+    PeerAborted.code: EXIT_INCONCLUSIVE,
 })
 
 

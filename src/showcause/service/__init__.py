@@ -12,12 +12,22 @@ from showcause.service.hoststatus import require_sandbox, sandbox_status
 from showcause.service.inputs import default_base, with_isolation
 from showcause.service.outcomes import outcomes_summary, outcomes_text, record_outcome
 from showcause.service.prepare import prepare_case
+from showcause.service.quorum import (
+    ask_quorum,
+    count_tokens,
+    list_peers,
+    load_quorum,
+    parse_history,
+    query_peer,
+    render_quorum_result,
+)
 from showcause.service.report import FAIL_ON, FORMATS, check_report_options, exit_code, render_result
 from showcause.service.toolcall import check_tool, parse_tool_args, run_tool
 
-__all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "check_report_options", "check_tool",
-           "default_base", "default_mode", "exit_code", "modes", "modes_markdown", "modes_text", "outcomes_summary",
-           "outcomes_text",
-           "parse_tool_args", "prepare_case", "record_outcome", "render_result", "require_sandbox", "review_change",
+__all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "ask_quorum", "check_report_options", "check_tool",
+           "count_tokens", "default_base", "default_mode", "exit_code", "list_peers", "load_quorum", "modes",
+           "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text", "parse_history", "parse_tool_args",
+           "prepare_case", "query_peer", "record_outcome", "render_quorum_result", "render_result", "require_sandbox",
+           "review_change",
            "review_decision", "review_decision_fields", "run_tool", "sandbox_status", "should_review",
            "tool_schemas", "tools_markdown", "tools_text", "with_isolation"]
