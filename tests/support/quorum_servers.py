@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,9 +77,19 @@ class QuorumOpenAI(_Role, OpenAIServer):
 
 @dataclass
 class QuorumAnthropic(_Role, AnthropicServer):
+    """Also `POST /v1/messages/count_tokens`: `{"input_tokens": count_tokens}`."""
+
     answer: str = "an answer"
     arbiter: Callable[[str], str] | None = None
     tokens: tuple[int, int] = (10, 5)
+    count_tokens: int = 42
+
+    def handle(self, method: str, path: str, headers: dict[str, str], body: Any, raw: bytes
+               ) -> tuple[int, dict[str, str], bytes] | None:
+        if path.rstrip("/") != "/v1/messages/count_tokens":
+            return super().handle(method, path, headers, body, raw)
+        self.requests.append(Recorded(method, path, headers, body, raw, time.monotonic()))
+        return self._json(200, {"input_tokens": self.count_tokens})
 
 
 def peer_posts(server: ServerBase) -> list[Recorded]:
