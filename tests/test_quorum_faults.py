@@ -166,3 +166,32 @@ def test_history_reaches_the_peers_in_their_wire_format(servers: list[ServerBase
         {"role": "user", "content": "earlier"}, {"role": "assistant", "content": "reply"},
         {"role": "user", "content": "now"}]
     assert peer_posts(anthropic)[0].headers["x-api-key"] == KEY
+
+
+def test_an_aborted_request_stops_reading_at_once_and_sends_nothing_more(servers: list[ServerBase]):
+    import threading
+
+    from showcause.core.errors import PeerAborted, ProviderNetworkError
+    from showcause.providers.abort import AbortableHttpClient
+
+    server = _start(servers, QuorumOpenAI(answer="late"))
+    server.fail(slow(10))
+    client = AbortableHttpClient(label="t", max_retries=2, backoff_base_s=0.01, backoff_max_s=1.0)
+    outcome: list[BaseException] = []
+
+    def request() -> None:
+        try:
+            client.request("POST", f"{server.url}/chat/completions", headers={}, body={"model": "m", "messages": []},
+                           timeout_s=30)
+        except (PeerAborted, ProviderNetworkError) as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=request)
+    thread.start()
+    time.sleep(0.3)
+    started = time.monotonic()
+    client.abort()
+    thread.join(timeout=5)
+    assert not thread.is_alive() and time.monotonic() - started < 1.0
+    assert [type(e) for e in outcome] == [PeerAborted]
+    assert len(server.posts()) == 1 and client.aborted

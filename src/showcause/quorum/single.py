@@ -7,7 +7,7 @@ import queue
 from collections.abc import Sequence
 from typing import Any
 
-from showcause.core.errors import InputError, MalformedResponseError, ShowcauseError
+from showcause.core.errors import InputError, MalformedResponseError, ProviderTimeoutError, ShowcauseError
 from showcause.providers.http import HttpClient, call_json
 from showcause.quorum.config import Source
 from showcause.quorum.peers import Answer, Call, Peers, Turn, peer_messages
@@ -38,7 +38,7 @@ def query_one(peers: Peers, prompt: str, history: Sequence[Turn], name: str | No
         _, outcome = sink.get(timeout=source.timeout_s)
     except queue.Empty:
         call.abort()
-        raise InputError(f"{source.name}: no answer within {source.timeout_s:g}s") from None
+        raise ProviderTimeoutError(f"{source.name}: no answer within {source.timeout_s:g}s") from None
     if not isinstance(outcome, Answer):
         raise outcome
     usage = outcome.usage
