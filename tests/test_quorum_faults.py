@@ -195,3 +195,12 @@ def test_an_aborted_request_stops_reading_at_once_and_sends_nothing_more(servers
     assert not thread.is_alive() and time.monotonic() - started < 1.0
     assert [type(e) for e in outcome] == [PeerAborted]
     assert len(server.posts()) == 1 and client.aborted
+
+
+def test_token_usage_is_what_the_replies_reported(servers: list[ServerBase], tmp_path: Path):
+    judge = _start(servers, QuorumOpenAI(answer="yes", arbiter=ratings_arbiter("yes", {"judge": 1.0, "quiet": 1.0})))
+    quiet = _start(servers, QuorumAnthropic(answer="yes", tokens=None))   # reports no usage: counts 0
+    quorum = _quorum(tmp_path, [SourceSpec("judge", judge, 1, 1), SourceSpec("quiet", quiet, 1, 1)], {"tier1": 2},
+                     "judge")
+    data = service.ask_quorum(quorum, "q").to_dict()
+    assert data["tokenUsage"] == {"prompt": 10 + 30, "completion": 5 + 20, "total": 65}

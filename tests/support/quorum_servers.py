@@ -51,13 +51,16 @@ class _Role:
 
     answer: str
     arbiter: Callable[[str], str] | None
-    tokens: tuple[int, int]
+    tokens: tuple[int, int] | None   # None: the reply reports no usage at all
 
     def __post_init__(self) -> None:
         super().__post_init__()  # type: ignore[misc]
         self.turns, self.repeat_last = [turn("-")], True   # the turn is replaced per request by role_turn
 
     def role_turn(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        if self.tokens is None:
+            text = self.arbiter(user_text(body)) if is_arbiter(body) and self.arbiter else self.answer
+            return turn(text, usage=None)
         prompt, completion = self.tokens
         if is_arbiter(body):
             assert self.arbiter is not None, "an arbiter request reached a server that is no arbiter"
@@ -72,7 +75,7 @@ class _Role:
 class QuorumOpenAI(_Role, OpenAIServer):
     answer: str = "an answer"
     arbiter: Callable[[str], str] | None = None
-    tokens: tuple[int, int] = (10, 5)
+    tokens: tuple[int, int] | None = (10, 5)
 
 
 @dataclass
@@ -81,7 +84,7 @@ class QuorumAnthropic(_Role, AnthropicServer):
 
     answer: str = "an answer"
     arbiter: Callable[[str], str] | None = None
-    tokens: tuple[int, int] = (10, 5)
+    tokens: tuple[int, int] | None = (10, 5)
     count_tokens: int = 42
 
     def handle(self, method: str, path: str, headers: dict[str, str], body: Any, raw: bytes

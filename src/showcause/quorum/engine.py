@@ -239,8 +239,8 @@ class _Run:
             response=None, certainty=0.0, achieved=self.achieved, tier=self.tier, required_weight=self.required,
             agreeing_weight=self.agreeing, sources=self.reports, caller_supplied=self.request.caller_answer is not None,
             deadline_exceeded=self.deadline_hit, arbiter_calls=self.arbiter_calls, warnings=self.warnings,
-            prompt_tokens=sum(a.usage.prompt_tokens for a in self.usages),
-            completion_tokens=sum(a.usage.completion_tokens for a in self.usages))
+            prompt_tokens=sum(a.prompt_tokens for a in self.usages),
+            completion_tokens=sum(a.completion_tokens for a in self.usages))
         costs = [a.usage.cost_usd for a in self.usages]
         result.cost_usd = None if not costs or None in costs else round(sum(c or 0.0 for c in costs), 8)
         if self.last is not None and not self.last_failed:

@@ -19,7 +19,7 @@ from showcause.core.errors import ConfigError, MalformedResponseError, PeerAbort
 from showcause.providers.abort import AbortableHttpClient, make_abortable
 from showcause.providers.anthropic import AnthropicProvider
 from showcause.providers.api import ApiProvider
-from showcause.providers.base import CompletionOptions, Message, ProviderConfig, Usage
+from showcause.providers.base import CompletionOptions, Message, ProviderConfig, Usage, message_chars
 from showcause.providers.keys import CommandKey, EnvKey, KeySource
 from showcause.providers.openai import OPENAI_BASE_URL, OpenAIProvider, normalize_base_url
 from showcause.quorum.config import QuorumConfig, Source
@@ -42,9 +42,16 @@ class Turn:
 @dataclass(frozen=True)
 class Answer:
     text: str
-    usage: Usage
+    usage: Usage                # settled: estimated where the reply was silent, with the cost
     finish_reason: str
     model: str
+    prompt_tokens: int = 0      # as the reply reported them (0 when it did not), as the predecessor counted
+    completion_tokens: int = 0
+
+
+def _reported(usage: Any, key: str) -> int:
+    value = usage.get(key) if isinstance(usage, Mapping) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def peer_messages(prompt: str, history: Sequence[Turn]) -> list[Message]:
@@ -112,13 +119,16 @@ class Peers:
         provider = self.provider(source)
         on_client(make_abortable(provider))
         try:
-            turn = provider.complete(messages, options)
+            reply = provider.answer(messages, options)
         finally:
             provider.close()
+        turn = provider.settle(reply, prompt_chars=message_chars(messages))
         text = _THINK.sub("", turn.content).strip()
         if not text:
             raise MalformedResponseError(f"{source.name}: no usable text (finish_reason={turn.finish_reason})")
-        return Answer(text=text, usage=turn.usage, finish_reason=turn.finish_reason, model=turn.model)
+        return Answer(text=text, usage=turn.usage, finish_reason=turn.finish_reason, model=turn.model,
+                      prompt_tokens=_reported(reply.usage, provider.prompt_key),
+                      completion_tokens=_reported(reply.usage, provider.completion_key))
 
 
 class Call:

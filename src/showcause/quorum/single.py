@@ -41,11 +41,10 @@ def query_one(peers: Peers, prompt: str, history: Sequence[Turn], name: str | No
         raise ProviderTimeoutError(f"{source.name}: no answer within {source.timeout_s:g}s") from None
     if not isinstance(outcome, Answer):
         raise outcome
-    usage = outcome.usage
     return {"response": outcome.text, "model": outcome.model, "source": source.name,
             "finishReason": outcome.finish_reason,
-            "tokenUsage": {"prompt": usage.prompt_tokens, "completion": usage.completion_tokens,
-                           "total": usage.prompt_tokens + usage.completion_tokens}}
+            "tokenUsage": {"prompt": outcome.prompt_tokens, "completion": outcome.completion_tokens,
+                           "total": outcome.prompt_tokens + outcome.completion_tokens}}
 
 
 def count_tokens(peers: Peers, text: str, name: str | None) -> dict[str, Any]:
