@@ -204,3 +204,17 @@ def test_token_usage_is_what_the_replies_reported(servers: list[ServerBase], tmp
                      "judge")
     data = service.ask_quorum(quorum, "q").to_dict()
     assert data["tokenUsage"] == {"prompt": 10 + 30, "completion": 5 + 20, "total": 65}
+
+
+def test_json_mode_asks_only_the_arbiter_for_a_json_object(servers: list[ServerBase], tmp_path: Path):
+    from quorum_servers import arbiter_posts
+
+    judge = _start(servers, QuorumOpenAI(answer="yes", arbiter=ratings_arbiter("yes", {"judge": 1.0, "peer": 1.0})))
+    peer = _start(servers, QuorumOpenAI(answer="yes"))
+    quorum = _quorum(tmp_path, [SourceSpec("judge", judge, 1, 1, {"jsonMode": True}), SourceSpec("peer", peer, 1, 1)],
+                     {"tier1": 2}, "judge", maxOutputTokens=321)
+    assert service.ask_quorum(quorum, "q").achieved
+    assert arbiter_posts(judge)[0].body["response_format"] == {"type": "json_object"}
+    assert arbiter_posts(judge)[0].body["messages"][0]["role"] == "system"
+    for body in (peer_posts(judge)[0].body, peer_posts(peer)[0].body):
+        assert set(body) == {"model", "messages", "max_tokens"} and body["max_tokens"] == 321

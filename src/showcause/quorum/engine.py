@@ -28,7 +28,7 @@ from showcause.core.errors import (
     ShowcauseError,
 )
 from showcause.providers.base import Message
-from showcause.quorum.arbiter import REPLY_SCHEMA, Evaluation, arbiter_messages, parse_reply, repair_messages
+from showcause.quorum.arbiter import Evaluation, arbiter_messages, parse_reply, repair_messages
 from showcause.quorum.config import Source
 from showcause.quorum.limits import skip_local
 from showcause.quorum.peers import Answer, Call, Peers, Turn, peer_messages
@@ -187,8 +187,8 @@ class _Run:
     def _arbiter_turn(self, messages: Sequence[Message]) -> Answer | ShowcauseError:
         source = self.config.arbiter_source
         sink: _Sink = queue.Queue()
-        options = self.peers.options(source, arbiter=True, schema=REPLY_SCHEMA)
-        call = self.peers.start(source, messages, options, sink)
+        options = self.peers.options(source, arbiter=True)
+        call = self.peers.start(source, messages, options, sink, json_reply=source.json_mode)
         self.arbiter_calls += 1
         due = min(self.deadline, time.monotonic() + source.timeout_s)
         try:

@@ -89,7 +89,8 @@ class Peers:
             raise ConfigError(f"{source.name}: the key variable {source.api_key_env} is not set")
         return EnvKey(source.api_key_env or "")
 
-    def provider(self, source: Source) -> ApiProvider:
+    def provider(self, source: Source, *, json_reply: bool = False) -> ApiProvider:
+        """A fresh wire client; `json_reply` (the arbiter of a `jsonMode` source) asks for a JSON object."""
         keys = self.keys(source)
         hint = source.api_key_env or "apiKeyCommand"
         if source.api_type == "anthropic":
@@ -98,25 +99,25 @@ class Peers:
         official = normalize_base_url(source.base_url) == OPENAI_BASE_URL
         provider = OpenAIProvider(prefix="openai", model=source.model, base_url=source.base_url, keys=keys,
                                   config=_PEER_CONFIG, key_hint=hint,
-                                  token_param="max_completion_tokens" if official else "max_tokens")
+                                  token_param="max_completion_tokens" if official else "max_tokens",
+                                  extra_body={"response_format": {"type": "json_object"}} if json_reply else None)
         provider.url = f"{source.base_url}/chat/completions"   # the predecessor's rule: the base URL as given
         return provider
 
-    def options(self, source: Source, *, arbiter: bool, schema: Mapping[str, Any] | None = None) -> CompletionOptions:
-        """A peer gets no temperature; the arbiter temperature 0 (and the reply's schema with jsonMode)."""
+    def options(self, source: Source, *, arbiter: bool) -> CompletionOptions:
+        """A peer gets no temperature, the arbiter temperature 0; both the source's output cap and timeout."""
         return CompletionOptions(max_tokens=source.max_output_tokens, timeout_s=source.timeout_s,
-                                 temperature=0.0 if arbiter else None,
-                                 response_schema=schema if arbiter and source.json_mode else None)
+                                 temperature=0.0 if arbiter else None)
 
     def start(self, source: Source, messages: Sequence[Message], options: CompletionOptions,
-              sink: queue.Queue[tuple[Call, Answer | ShowcauseError]]) -> Call:
-        call = Call(source, lambda on_client: self._complete(source, messages, options, on_client), sink)
+              sink: queue.Queue[tuple[Call, Answer | ShowcauseError]], *, json_reply: bool = False) -> Call:
+        call = Call(source, lambda on_client: self._complete(source, messages, options, on_client, json_reply), sink)
         call.start()
         return call
 
     def _complete(self, source: Source, messages: Sequence[Message], options: CompletionOptions,
-                  on_client: Callable[[AbortableHttpClient], None]) -> Answer:
-        provider = self.provider(source)
+                  on_client: Callable[[AbortableHttpClient], None], json_reply: bool) -> Answer:
+        provider = self.provider(source, json_reply=json_reply)
         on_client(make_abortable(provider))
         try:
             reply = provider.answer(messages, options)

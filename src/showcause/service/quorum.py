@@ -29,7 +29,10 @@ __all__ = ["ask_quorum", "count_tokens", "list_peers", "load_quorum", "parse_his
 
 def load_quorum(path: Path | None = None, *, config: Path | None = None) -> Quorum:
     """The quorum of `path` (the predecessor's JSON, or a TOML file's `[quorum]` table), else of the `[quorum]`
-    table of `config`. Its warnings (a tier that can never win, unknown keys) are in `quorum.config.warnings`."""
+    table of `config`, else of the file PEER_REVIEW_CONFIG names. Its warnings (a tier that can never win,
+    unknown keys) are in `quorum.config.warnings`."""
+    if path is None and config is None and os.environ.get("PEER_REVIEW_CONFIG"):
+        path = Path(os.environ["PEER_REVIEW_CONFIG"])   # the predecessor's variable, for its users' setups
     if (path is None) == (config is None):
         raise InputError("give the quorum configuration once: --quorum FILE or --config FILE with [quorum]")
     chosen = path if path is not None else config
