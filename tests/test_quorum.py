@@ -171,3 +171,30 @@ def test_out_of_range_and_unknown_ratings_leave_those_sources_unrated(keys: None
         assert _rows(data) == [("gemini-flash", "ok", 1, None), ("gpt-mini", "ok", 1, 1.0)]
         assert data["quorum"]["agreeingWeight"] == 1 and data["certaintyScore"] == 0.5
         assert "arbiterFailed" not in data["quorum"]
+
+
+def test_the_certainty_score():
+    from showcause.quorum import certainty
+
+    assert certainty(4, 4, [0.9, 0.8]) == 0.85
+    assert certainty(2, 4, [0.9]) == 0.45
+    assert certainty(6, 4, [0.9, 0.9]) == 0.9   # the weight ratio is capped at 1
+    assert certainty(0, 4, []) == 0
+
+
+def test_the_arbiter_reply_is_found_in_what_models_really_send():
+    from showcause.core.errors import MalformedAnswer
+    from showcause.quorum import parse_reply
+
+    names = ["a", "b"]
+    fenced = 'Here it is:\n```json\n{"consensus": "x {not a brace}", "ratings": {"a": 1, "b": 0.5}}\n```'
+    assert parse_reply(fenced, names, with_caller=False).ratings == {"a": 1.0, "b": 0.5}
+    decoy = '<think>{"consensus": "draft", "ratings": {"a": 0}}</think>{"consensus": "final", "ratings": {"a": 0.9}}'
+    assert parse_reply(decoy, names, with_caller=False).consensus == "final"
+    listed = '{"consensus": "y", "ratings": [{"name": "a", "agreement": 0.8}, {"name": "caller", "agreement": 0.3}]}'
+    parsed = parse_reply(listed, names, with_caller=True)
+    assert (parsed.ratings, parsed.caller) == ({"a": 0.8}, 0.3)
+    assert parse_reply(listed, names, with_caller=False).caller is None
+    for bad in ("no json", '{"consensus": "", "ratings": {"a": 1}}', '{"consensus": "z", "ratings": {"a": "1"}}'):
+        with pytest.raises(MalformedAnswer):
+            parse_reply(bad, names, with_caller=False)

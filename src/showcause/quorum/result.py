@@ -77,7 +77,7 @@ def certainty(agreeing_weight: int, required_weight: int, agreeing_ratings: list
     if required_weight <= 0 or not agreeing_ratings:
         return 0.0
     score = min(1.0, agreeing_weight / required_weight) * (sum(agreeing_ratings) / len(agreeing_ratings))
-    return round(score + 1e-12, 2)
+    return round(score, 2)
 
 
 def result_text(result: QuorumResult) -> str:
