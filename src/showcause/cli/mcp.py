@@ -38,6 +38,9 @@ def mcp(
     model: Annotated[str | None, typer.Option("--model", help="provider:model for review_change (default: the "
                                               "mechanical judge, no model).")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
+    quorum: Annotated[Path | None, typer.Option("--quorum", help="A quorum configuration (the predecessor's JSON, "
+                                                "or a TOML [quorum] table): serves peer_review, query_peer, "
+                                                "list_peers and count_tokens.")] = None,
     config: ConfigOpt = None, isolation: IsolationOpt = None, python: PythonOpt = None,
 ) -> None:
     """Serve review_change, the tools, review_decision, should_review and record_outcome to MCP clients.
@@ -52,14 +55,18 @@ def mcp(
     if config is not None and not config.is_file():
         fail(f"{config}: no such config file")
     # The SDK is imported here, not at the top: the CLI's other commands never pay for it.
-    from showcause.core.errors import ShowcauseError
+    from showcause import service
+    from showcause.core.errors import ShowcauseError, exit_status
     from showcause.mcpserver import Roots, ServerConfig, serve
 
     try:
         roots = Roots.of(root or [Path.cwd()])
+        peers = service.load_quorum(quorum) if quorum is not None else None   # a bad file: exit 2 now
     except ShowcauseError as exc:
-        fail(exc.message)
+        fail(exc.message, exit_status(exc))
         return
+    for warning in peers.config.warnings if peers is not None else ():
+        typer.echo(f"showcause: warning: {warning}", err=True)
     cfg = ServerConfig(roots=roots, model=model, base_url=base_url, config=config, isolation=isolation,
-                       python=python)
+                       python=python, quorum=peers)
     serve(cfg, transport=transport, host=host, port=port, token=token)

@@ -29,6 +29,7 @@ from showcause.core.progress import reporting
 from showcause.core.version import __version__
 from showcause.mcpserver import schemas as S
 from showcause.mcpserver import tools as handlers
+from showcause.mcpserver.quorum_tools import QUORUM_TOOLS
 from showcause.mcpserver.results import error_result
 from showcause.mcpserver.store import RESOURCE_TEMPLATE
 from showcause.mcpserver.tools import ServerConfig
@@ -139,6 +140,9 @@ def _tools(cfg: ServerConfig) -> list[Tool]:
         _tool(S.RECORD_OUTCOME, _DESCRIPTIONS[S.RECORD_OUTCOME], S.outcome_input_schema(),
               functools.partial(handlers.record_outcome, cfg), read_only=False),
     ]
+    if cfg.quorum is not None:
+        tools += [_tool(name, description, schema, functools.partial(work, cfg.quorum))
+                  for name, (description, schema, work) in QUORUM_TOOLS.items()]
     return tools
 
 

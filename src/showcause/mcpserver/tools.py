@@ -38,6 +38,7 @@ class ServerConfig:
     config: Path | None = None
     isolation: str | None = None
     python: Path | None = None
+    quorum: Any = None           # the loaded quorum (`--quorum FILE`): its four tools are served
     store: ReviewStore = field(default_factory=ReviewStore)
 
 
