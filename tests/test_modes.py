@@ -42,7 +42,8 @@ DEMO = ROOT / "examples" / "demo-case"
 EXAMPLE = ROOT / "examples" / "decision.json"
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 CHANGE_MODELS = [m.spec.cli_name for m in all_modes() if m.spec.input == CODE_CHANGE and m.spec.needs_model]
-DECISION_MODELS = [m.spec.cli_name for m in all_modes() if m.spec.input == DECISION and m.spec.needs_model]
+DECISION_MODELS = [m.spec.cli_name for m in all_modes()
+                   if m.spec.input == DECISION and m.spec.needs_model and not m.spec.bench_only]
 
 
 @pytest.fixture
@@ -61,10 +62,14 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_each_input_kind_has_its_own_modes_and_the_decision_modes_have_their_own_names():
     assert MODES.names() == ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
-                             "blind_first", "decision_blind_first", "decision_proposal_first"]
+                             "blind_first", "decision_blind_first", "decision_proposal_first",
+                             "decision_proposal_first_2pass", "decision_independent_only", "decision_decision_judge"]
     assert mode_names(CODE_CHANGE) == ["mechanical", "evidence_gate", "decision_judge", "proposal_first",
                                        "proposal_first_2pass", "blind_first"]
     assert mode_names(DECISION) == ["blind_first", "proposal_first"]   # `--mode` with --decision: the CLI contract
+    assert mode_names(DECISION, bench=True) == ["blind_first", "proposal_first", "proposal_first_2pass",
+                                                "independent_only", "decision_judge"]   # `showcause bench` too
+    assert find_mode("independent_only", DECISION) is None
     blind = {kind: find_mode("blind_first", kind) for kind in (CODE_CHANGE, DECISION)}
     assert blind[CODE_CHANGE] is get_mode("blind_first") and blind[DECISION] is get_mode("decision_blind_first")
     assert find_mode("mechanical", DECISION) is None and find_mode("decision_blind_first", DECISION) is None
@@ -88,7 +93,10 @@ def test_what_each_spec_declares():
         "evidence_gate": (True, 1, "review", six), "decision_judge": (True, 1, "review", ()),
         "proposal_first": (True, 1, "review", ()), "proposal_first_2pass": (True, 2, "review", ()),
         "blind_first": (True, 1, "blind_review", six),
-        "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ())}
+        "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ()),
+        # The decision bench's arms: one review budget each, whatever number of calls they make in it.
+        "decision_proposal_first_2pass": (True, 1, "review", ()), "decision_independent_only": (True, 1, "review", ()),
+        "decision_decision_judge": (True, 1, "review", ())}
     policy = load_policy()
     for group in BUDGET_GROUPS.values():   # a group names only keys the policy's [review] section has
         assert all(hasattr(policy.review, key) for key in group.keys), group

@@ -53,7 +53,8 @@ class ModeSpec:
     is shown them. ``passes`` is how many times one review may spend its whole budget (the bench reserves
     that much; blind_first's two phases share one budget, so it is 1; a mode without a model has 0).
     ``budget`` names the policy's budget group it reads (`BUDGET_GROUPS`), None for none. ``default_for``
-    is the situation, within its input kind, where it runs when `--mode` is not given.
+    is the situation, within its input kind, where it runs when `--mode` is not given. ``bench_only``: only
+    `showcause bench` runs it (an arm that exists to answer a benchmark question); `review --mode` refuses it.
     """
 
     name: str
@@ -65,6 +66,7 @@ class ModeSpec:
     budget: str | None = "review"
     default_for: DefaultFor | None = None
     cli_name: str = ""
+    bench_only: bool = False
 
     def __post_init__(self) -> None:
         if not self.name or not self.description:

@@ -24,7 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
-from showcause.core.decision import DecisionInput, DecisionVerdict, FalsificationProbe, parse_position, parse_verdict
+from showcause.core.decision import (
+    DecisionInput,
+    DecisionVerdict,
+    FalsificationProbe,
+    Position,
+    parse_position,
+    parse_verdict,
+)
 from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import BudgetExceeded, MalformedAnswer, OutputTruncatedError, ShowcauseError
 from showcause.judges.blindness import Thresholds, check_blindness
@@ -35,9 +42,12 @@ from showcause.judges.registry import decision_mode
 from showcause.providers.base import Message, ModelTurn
 from showcause.providers.registry import get_provider
 
-__all__ = ["DecisionBlindFirst", "DecisionMode", "DecisionOptions", "DecisionProposalFirst", "run_decision"]
-_VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
+__all__ = ["OUT_OF_BUDGET", "VERDICT_RESERVE", "DecisionBlindFirst", "DecisionMode", "DecisionOptions",
+           "DecisionProposalFirst", "Phases", "ask_json", "blind_phase", "one_pass", "problem_text", "proposal_text",
+           "review_with", "run_decision"]
+VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
+Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
 
 
 @dataclass(frozen=True)
@@ -56,7 +66,7 @@ def _usable(turn: ModelTurn, parse: Callable[[str], _T]) -> _T:
     return parse(turn.content)
 
 
-def _ask_json(session: Accountant, messages: list[Message], parse: Callable[[str], _T], cap: int | None = None) -> _T:
+def ask_json(session: Accountant, messages: list[Message], parse: Callable[[str], _T], cap: int | None = None) -> _T:
     """One answer, parsed; one repair turn for an unusable answer, then MALFORMED_RESPONSE."""
     turn = session.ask(messages, cap=cap)
     try:
@@ -68,7 +78,7 @@ def _ask_json(session: Accountant, messages: list[Message], parse: Callable[[str
         return _usable(session.ask(retry, cap=cap), parse)
 
 
-def _problem(d: DecisionInput) -> str:
+def problem_text(d: DecisionInput) -> str:
     """The task sections (everything the blind phase may see)."""
     parts = task_sections("Objective", d.objective, d.constraints, d.context)
     if d.environment.strip():
@@ -79,13 +89,13 @@ def _problem(d: DecisionInput) -> str:
     return "\n\n".join(parts)
 
 
-def _proposal(d: DecisionInput) -> str:
+def proposal_text(d: DecisionInput) -> str:
     # A closing tag inside the text would end the block early and let the rest pass for instructions.
     body = d.proposed_solution.replace("</proposed_solution>", "</proposed_solution_>")
     return f"<proposed_solution>\n{body}\n</proposed_solution>"
 
 
-_OUT_OF_BUDGET = DecisionVerdict(
+OUT_OF_BUDGET = DecisionVerdict(
     verdict="INSUFFICIENT_EVIDENCE", confidence=0.0,
     recommendation="The proposal was not reviewed: the token budget ran out after the blind phase. Re-run the "
                    "review with a larger token budget.",
@@ -93,49 +103,56 @@ _OUT_OF_BUDGET = DecisionVerdict(
                                            expected_signal="A verdict from the reveal phase."))
 
 
-def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
-    system, blind, reveal, fmt = (load_prompt(n) for n in ("decision_system", "decision_blind", "decision_reveal",
-                                                           "decision_verdict"))
-    meta["prompts"] = {"decision_system": system[1], "decision_blind": blind[1], "decision_reveal": reveal[1],
-                       "decision_verdict": fmt[1]}
-    phase1 = [Message("system", system[0]), Message("user", f"{_problem(d)}\n\n{blind[0]}")]
-    shown = Message("user", f"{reveal[0]}\n\n{_proposal(d)}\n\n{fmt[0]}")
-    # Phase 2 resends phase 1 and its answer, then adds the proposal: phase 1 may write only what leaves room.
-    p1, rv = estimate_prompt(phase1), estimate_prompt([shown])
-    cap = (session.tokens_left() - 2 * p1 - rv - _VERDICT_RESERVE) // 2
+def blind_phase(d: DecisionInput, session: Accountant, meta: dict[str, Any], after: list[Message],
+                resent: bool) -> tuple[list[Message], Position]:
+    """Phase 1: the problem only, never the proposal. ``after`` is what the next phase adds; ``resent``
+    whether it resends phase 1 (same conversation) or starts afresh. Phase 1 may write only what leaves the
+    next phase room; a review whose phases cannot fit is refused before any call."""
+    system, blind = load_prompt("decision_system"), load_prompt("decision_blind")
+    meta.setdefault("prompts", {}).update({"decision_system": system[1], "decision_blind": blind[1]})
+    phase1 = [Message("system", system[0]), Message("user", f"{problem_text(d)}\n\n{blind[0]}")]
+    p1, nxt = estimate_prompt(phase1), estimate_prompt(after)
+    cap = (session.tokens_left() - (2 if resent else 1) * p1 - nxt - VERDICT_RESERVE) // 2
     if cap < MIN_COMPLETION:
-        raise BudgetExceeded(f"both phases need about {2 * (p1 + MIN_COMPLETION) + rv + _VERDICT_RESERVE} tokens; "
-                             f"the budget is {session.budget.tokens}")
-    position = _ask_json(session, phase1, parse_position, cap=cap)
+        need = (2 if resent else 1) * p1 + 2 * MIN_COMPLETION + nxt + VERDICT_RESERVE
+        raise BudgetExceeded(f"both phases need about {need} tokens; the budget is {session.budget.tokens}")
+    position = ask_json(session, phase1, parse_position, cap=cap)
     meta["phases"] = 1
+    return phase1, position
+
+
+def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+    reveal, fmt = load_prompt("decision_reveal"), load_prompt("decision_verdict")
+    meta["prompts"] = {"decision_reveal": reveal[1], "decision_verdict": fmt[1]}
+    shown = Message("user", f"{reveal[0]}\n\n{proposal_text(d)}\n\n{fmt[0]}")
+    # Phase 2 resends phase 1 and its answer, then adds the proposal.
+    phase1, position = blind_phase(d, session, meta, [shown], resent=True)
     phase2 = [*phase1, Message("assistant", position.model_dump_json()), shown]
     if estimate_prompt(phase2) + MIN_COMPLETION > session.tokens_left():
         meta["budget_exhausted"] = True
-        return _OUT_OF_BUDGET
-    verdict = _ask_json(session, phase2, parse_verdict)
+        return OUT_OF_BUDGET
+    verdict = ask_json(session, phase2, parse_verdict)
     meta["phases"] = 2
     return verdict
 
 
-def _proposal_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
-    system, critique, fmt = (load_prompt(n) for n in ("decision_system", "decision_proposal_first",
-                                                      "decision_verdict"))
-    meta["prompts"] = {"decision_system": system[1], "decision_proposal_first": critique[1],
-                       "decision_verdict": fmt[1]}
-    messages = [Message("system", system[0]),
-                Message("user", f"{_problem(d)}\n\n{critique[0]}\n\n{_proposal(d)}\n\n{fmt[0]}")]
-    verdict = _ask_json(session, messages, parse_verdict)
-    meta["phases"] = 1
-    return verdict
+def one_pass(prompt: str) -> Phases:
+    """A mode of one call with the proposal visible, asked in the words of prompts/``prompt``.txt."""
+    def phases(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+        system, critique, fmt = (load_prompt(n) for n in ("decision_system", prompt, "decision_verdict"))
+        meta["prompts"] = {"decision_system": system[1], prompt: critique[1], "decision_verdict": fmt[1]}
+        messages = [Message("system", system[0]),
+                    Message("user", f"{problem_text(d)}\n\n{critique[0]}\n\n{proposal_text(d)}\n\n{fmt[0]}")]
+        verdict = ask_json(session, messages, parse_verdict)
+        meta["phases"] = 1
+        return verdict
+    return phases
 
 
 class DecisionMode(Mode, Protocol):
     """A decision mode: reviews a decision document; every failure is an INCONCLUSIVE result with its code."""
 
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult: ...
-
-
-_Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
 
 
 class DecisionBlindFirst:
@@ -145,7 +162,7 @@ class DecisionBlindFirst:
                     "and the verdict. Refuses a proposal pasted into what the blind phase reads (BLINDNESS_LEAK).")
 
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
-        return _review(decision, self.spec, _blind_first, options, refuse_leak=True)
+        return review_with(decision, self.spec, _blind_first, options, refuse_leak=True)
 
 
 class DecisionProposalFirst:
@@ -154,7 +171,7 @@ class DecisionProposalFirst:
         description="The comparison arm: one pass with the proposal visible, then the verdict.")
 
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
-        return _review(decision, self.spec, _proposal_first, options, refuse_leak=False)
+        return review_with(decision, self.spec, one_pass("decision_proposal_first"), options, refuse_leak=False)
 
 
 def run_decision(decision: DecisionInput, mode: str, options: DecisionOptions) -> DecisionResult:
@@ -162,7 +179,7 @@ def run_decision(decision: DecisionInput, mode: str, options: DecisionOptions) -
     return decision_mode(mode, has_model=bool(options.model)).review(decision, options)
 
 
-def _review(decision: DecisionInput, spec: ModeSpec, phases: _Phases, options: DecisionOptions, *,
+def review_with(decision: DecisionInput, spec: ModeSpec, phases: Phases, options: DecisionOptions, *,
             refuse_leak: bool) -> DecisionResult:
     model = require_model(spec, options.model)   # usage, raised: not a failed review
     started = time.monotonic()

@@ -38,6 +38,9 @@ _BUILTINS = {
     "blind_first": "showcause.judges.blind:BlindFirstJudge",
     "decision_blind_first": "showcause.judges.decision_modes:DecisionBlindFirst",
     "decision_proposal_first": "showcause.judges.decision_modes:DecisionProposalFirst",
+    "decision_proposal_first_2pass": "showcause.judges.decision_arms:DecisionProposalFirst2Pass",
+    "decision_independent_only": "showcause.judges.decision_arms:IndependentOnly",
+    "decision_decision_judge": "showcause.judges.decision_arms:DecisionJudge",
 }
 _METHOD = {CODE_CHANGE: "judge", DECISION: "review"}   # what each input kind's modes must be able to do
 
@@ -86,14 +89,16 @@ def get_mode(name: str) -> Mode | None:
     return MODES.get(name)
 
 
-def mode_names(input_kind: InputKind) -> list[str]:
-    """The `--mode` values the modes of this input kind answer to, in registry order."""
-    return [m.spec.cli_name for m in all_modes() if m.spec.input == input_kind]
+def mode_names(input_kind: InputKind, *, bench: bool = False) -> list[str]:
+    """The `--mode` values the modes of this input kind answer to, in registry order (``bench``: with the
+    benchmark-only arms)."""
+    return [m.spec.cli_name for m in all_modes() if m.spec.input == input_kind and (bench or not m.spec.bench_only)]
 
 
-def find_mode(cli_name: str, input_kind: InputKind) -> Mode | None:
+def find_mode(cli_name: str, input_kind: InputKind, *, bench: bool = False) -> Mode | None:
     """The mode `--mode cli_name` names for this input (the first registered, when plugins collide)."""
-    return next((m for m in all_modes() if m.spec.input == input_kind and m.spec.cli_name == cli_name), None)
+    return next((m for m in all_modes() if m.spec.input == input_kind and m.spec.cli_name == cli_name
+                 and (bench or not m.spec.bench_only)), None)
 
 
 def default_mode(input_kind: InputKind, has_model: bool) -> ModeSpec:
@@ -106,11 +111,11 @@ def default_mode(input_kind: InputKind, has_model: bool) -> ModeSpec:
     return found
 
 
-def _chosen(cli_name: str | None, input_kind: InputKind, has_model: bool) -> Mode:
+def _chosen(cli_name: str | None, input_kind: InputKind, has_model: bool, bench: bool = False) -> Mode:
     name = cli_name if cli_name is not None else default_mode(input_kind, has_model).cli_name
-    found = find_mode(name, input_kind)
+    found = find_mode(name, input_kind, bench=bench)
     if found is None:
-        known = mode_names(input_kind)
+        known = mode_names(input_kind, bench=bench)
         if input_kind == DECISION:
             raise InputError(f"--decision takes --mode {' or '.join(known)}, not {name!r}")
         raise InputError(f"unknown mode {name!r}; known: {', '.join(known)}")
@@ -122,9 +127,10 @@ def judge_mode(cli_name: str | None, *, has_model: bool) -> Judge:
     return cast("Judge", _chosen(cli_name, CODE_CHANGE, has_model))
 
 
-def decision_mode(cli_name: str | None, *, has_model: bool) -> DecisionMode:
-    """The decision mode `--mode` names with `--decision` (its default when None); InputError when unknown."""
-    return cast("DecisionMode", _chosen(cli_name, DECISION, has_model))
+def decision_mode(cli_name: str | None, *, has_model: bool, bench: bool = False) -> DecisionMode:
+    """The decision mode `--mode` names with `--decision` (its default when None); InputError when unknown.
+    ``bench``: the benchmark-only arms too (`showcause bench` over decision cases)."""
+    return cast("DecisionMode", _chosen(cli_name, DECISION, has_model, bench))
 
 
 _DEFAULT_LABEL = {"without_model": "without a model", "with_model": "with a model", "any": "with or without a model"}

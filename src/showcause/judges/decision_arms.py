@@ -1,0 +1,117 @@
+"""The decision modes that exist for the decision benchmark's questions (docs/benchmark.md), beside
+blind_first and proposal_first (decision_modes.py), under the same review budget.
+
+- `proposal_first_2pass`: the compute-matched control of blind_first: two calls with the proposal visible
+  (a critique, then a second pass over that critique in the same conversation).
+- `independent_only`: phase 1 is blind_first's blind phase; phase 2 is a fresh conversation that holds only
+  the phase-1 position (as JSON) and the proposal. The comparer never sees the problem statement, its
+  constraints or its evidence: a known confound of this arm (docs/modes.md).
+- `decision_judge`: one call with the proposal visible and instructions against critic bias.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from showcause.core.decision import DecisionInput, DecisionVerdict, parse_verdict
+from showcause.core.decision_result import DecisionResult
+from showcause.core.errors import BudgetExceeded
+from showcause.judges.budget import MIN_COMPLETION, Accountant, estimate_prompt
+from showcause.judges.contract import DECISION, ModeSpec
+from showcause.judges.decision_modes import (
+    OUT_OF_BUDGET,
+    VERDICT_RESERVE,
+    DecisionOptions,
+    Phases,
+    ask_json,
+    blind_phase,
+    one_pass,
+    problem_text,
+    proposal_text,
+    review_with,
+)
+from showcause.judges.prompting import load_prompt
+from showcause.providers.base import Message
+
+__all__ = ["DecisionJudge", "DecisionProposalFirst2Pass", "IndependentOnly"]
+
+
+def _hashes(meta: dict[str, Any], *names: str) -> list[str]:
+    loaded = [load_prompt(n) for n in names]
+    meta.setdefault("prompts", {}).update({n: h for n, (_t, h) in zip(names, loaded, strict=True)})
+    return [text for text, _h in loaded]
+
+
+def _two_pass(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+    system, critique, again, fmt = _hashes(meta, "decision_system", "decision_proposal_first",
+                                           "decision_second_pass", "decision_verdict")
+    first = [Message("system", system), Message("user", f"{problem_text(d)}\n\n{critique}\n\n{proposal_text(d)}"
+                                                        f"\n\n{fmt}")]
+    second = Message("user", f"{again}\n\n{fmt}")
+    # The second pass resends the first and its answer: the first may write only what leaves it room.
+    p1 = estimate_prompt(first)
+    cap = (session.tokens_left() - 2 * p1 - estimate_prompt([second]) - VERDICT_RESERVE) // 2
+    if cap < MIN_COMPLETION:
+        raise BudgetExceeded(f"both passes need about {2 * (p1 + MIN_COMPLETION) + VERDICT_RESERVE} tokens; "
+                             f"the budget is {session.budget.tokens}")
+    draft = ask_json(session, first, parse_verdict, cap=cap)
+    meta["phases"] = 1
+    messages = [*first, Message("assistant", draft.model_dump_json()), second]
+    if estimate_prompt(messages) + MIN_COMPLETION > session.tokens_left():
+        meta["budget_exhausted"] = True
+        return OUT_OF_BUDGET
+    verdict = ask_json(session, messages, parse_verdict)
+    meta["phases"] = 2
+    return verdict
+
+
+def _compare_message(d: DecisionInput, position_json: str, compare: str, fmt: str) -> Message:
+    return Message("user", f"{compare}\n\n<position>\n{position_json}\n</position>\n\n{proposal_text(d)}\n\n{fmt}")
+
+
+def _independent(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+    system, compare, fmt = _hashes(meta, "decision_system", "decision_compare", "decision_verdict")
+    # Sized with an empty position: phase 1's cap leaves room for what it writes.
+    _phase1, position = blind_phase(d, session, meta, [Message("system", system), _compare_message(
+        d, "", compare, fmt)], resent=False)
+    fresh = [Message("system", system), _compare_message(d, position.model_dump_json(), compare, fmt)]
+    if estimate_prompt(fresh) + MIN_COMPLETION > session.tokens_left():
+        meta["budget_exhausted"] = True
+        return OUT_OF_BUDGET
+    verdict = ask_json(session, fresh, parse_verdict)
+    meta["phases"] = 2
+    return verdict
+
+
+class _Arm:
+    spec: ClassVar[ModeSpec]
+    phases: ClassVar[Phases]
+    refuse_leak: ClassVar[bool] = False
+
+    def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
+        return review_with(decision, self.spec, type(self).phases, options, refuse_leak=self.refuse_leak)
+
+
+class DecisionProposalFirst2Pass(_Arm):
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_proposal_first_2pass", cli_name="proposal_first_2pass", input=DECISION, bench_only=True,
+        description="Benchmark control: two passes with the proposal visible (a critique, then a check of it), "
+                    "as many calls as blind_first under the same budget.")
+    phases = staticmethod(_two_pass)
+
+
+class IndependentOnly(_Arm):
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_independent_only", cli_name="independent_only", input=DECISION, bench_only=True,
+        description="Benchmark arm: blind_first's blind phase, then a fresh conversation that sees only that "
+                    "position (JSON) and the proposal, not the problem. Refuses a leak like blind_first.")
+    phases = staticmethod(_independent)
+    refuse_leak = True
+
+
+class DecisionJudge(_Arm):
+    spec: ClassVar[ModeSpec] = ModeSpec(
+        name="decision_decision_judge", cli_name="decision_judge", input=DECISION, bench_only=True,
+        description="Benchmark arm: one pass with the proposal visible and instructions against critic bias "
+                    "(intervene only for a material problem).")
+    phases = staticmethod(one_pass("decision_judge_decision"))
