@@ -22,12 +22,12 @@ PUBLIC = [
 ]
 SERVICE = [
     "FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "ask_quorum", "check_report_options", "check_tool",
-    "count_tokens", "default_base", "default_mode", "exit_code", "list_peers", "load_quorum", "modes",
-    "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text", "parse_history", "parse_tool_args",
-    "prepare_case", "query_peer", "record_outcome", "render_quorum_result", "render_result", "require_sandbox",
-    "review_change",
-    "review_decision", "review_decision_fields", "run_tool", "sandbox_status", "should_review", "tool_schemas",
-    "tools_markdown", "tools_text", "with_isolation",
+    "count_tokens", "decision_budget", "default_base", "default_mode", "exit_code", "list_peers", "load_quorum",
+    "modes", "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text", "parse_history",
+    "parse_tool_args", "prepare_case", "query_peer", "record_outcome", "render_quorum_result", "render_result",
+    "require_sandbox", "review_change", "review_decision", "review_decision_fields", "review_decision_input",
+    "run_tool", "sandbox_status", "should_review", "tool_schemas", "tools_markdown", "tools_text",
+    "with_isolation",
 ]
 
 

@@ -15,12 +15,13 @@ from typing import Any
 
 from showcause.bench.cases import Case
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
+from showcause.bench.decision_cases import DecisionCase
 from showcause.bench.metering import MeteredProvider
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError
 from showcause.providers.registry import wrapping_providers
 from showcause.sandbox.policy import Policy
-from showcause.service import ChangeSource, ReviewOptions, review_change
+from showcause.service import ChangeSource, ReviewOptions, review_change, review_decision_input
 
 __all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
 
@@ -30,10 +31,11 @@ _USAGE_KEYS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "u
 
 @dataclass(frozen=True)
 class Job:
-    case: Case
+    case: Case | DecisionCase
     mode: str
     model: str | None
     run: int
+    order: tuple[str, ...] = ()   # a decision case: the shuffled order of its modes in this run
 
     @property
     def key(self) -> tuple[str, str, str | None, int]:
@@ -73,21 +75,45 @@ class AttemptPolicy:
         return self.backoff_s * (2 ** retry) * (3 if code == "RATE_LIMITED" else 1)
 
 
+def _review_change(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
+    assert isinstance(job.case, Case)
+    # eager_base off: many reviews share the cores, so no speculative base checks.
+    result = review_change(ChangeSource(case=job.case.path), ReviewOptions(
+        mode=job.mode, model=job.model, base_url=policy.base_url if job.model else None,
+        config=policy.config, isolation=policy.isolation, eager_base=False))
+    return {"verdict": result.verdict, "model_verdict": result.model_verdict,
+            "status": "error" if result.error else "ok", "error": result.error,
+            "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
+            "served_model": result.meta.get("model") if job.model else None,
+            "prompts": result.meta.get("prompts") or {}}
+
+
+def _review_decision(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
+    assert isinstance(job.case, DecisionCase) and job.model is not None
+    result = review_decision_input(job.case.decision(), mode=job.mode, model=job.model, base_url=policy.base_url,
+                                   config=policy.config)
+    answer = result.to_json()
+    error: dict[str, Any] | None = dict(result.error) if result.error else None
+    if error is None and result.meta.get("budget_exhausted"):
+        # The proposal was never judged: a failure of the review, not an INSUFFICIENT_EVIDENCE verdict.
+        error = {"code": "BUDGET_EXCEEDED", "message": "the budget ran out before the proposal was judged"}
+    return {"verdict": result.verdict if error is None else "INCONCLUSIVE",
+            "model_verdict": result.verdict if error is None else "INCONCLUSIVE",
+            "status": "error" if error else "ok", "error": error,
+            "served_model": result.meta.get("model"), "prompts": result.meta.get("prompts") or {},
+            "answer": {k: answer[k] for k in ("recommendation", "critical_assumptions", "material_risks",
+                                              "better_alternative", "falsification_probe", "confidence")},
+            "phases": result.meta.get("phases"), "budget_exhausted": bool(result.meta.get("budget_exhausted"))}
+
+
 def _review(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
     """One attempt: the review's outcome fields (never raises)."""
     out: dict[str, Any] = {"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
                            "error": None, "claims": [], "tool_calls": 0, "served_model": None, "prompts": {}}
     try:
         with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)):
-            # eager_base off: many reviews share the cores, so no speculative base checks.
-            result = review_change(ChangeSource(case=job.case.path), ReviewOptions(
-                mode=job.mode, model=job.model, base_url=policy.base_url if job.model else None,
-                config=policy.config, isolation=policy.isolation, eager_base=False))
-        out.update({"verdict": result.verdict, "model_verdict": result.model_verdict,
-                    "status": "error" if result.error else "ok", "error": result.error,
-                    "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
-                    "served_model": result.meta.get("model") if job.model else None,
-                    "prompts": result.meta.get("prompts") or {}})
+            out.update(_review_decision(job, policy) if isinstance(job.case, DecisionCase)
+                       else _review_change(job, policy))
     except ShowcauseError as exc:
         out["error"] = {"code": exc.code, "message": exc.message}
     except Exception as exc:  # a crash in one review is a failed record, not a lost benchmark
@@ -116,7 +142,8 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
     """The record for `job`, or None when not even its first attempt could start (the cost limit)."""
     attempts, retries, usage, cost, seconds_total = _carry(previous)
     price = price_per_token(job.model) if job.model else (0.0, 0.0)
-    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits)
+    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits,
+                             decision=isinstance(job.case, DecisionCase))
     sources: set[str] = {previous["cost_source"]} if previous and previous.get("cost_source") not in (None, "none") \
         else set()
     outcome: dict[str, Any] | None = None
@@ -168,4 +195,6 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
             "cost_source": sources.pop() if len(sources) == 1 else ("mixed" if sources else "none"),
             "attempts": attempts, "retries": retries, "claims": outcome["claims"],
             "tool_calls": outcome["tool_calls"], "served_model": outcome["served_model"],
-            "prompts": outcome["prompts"]}
+            "prompts": outcome["prompts"],
+            **({"order": list(job.order), "answer": outcome.get("answer"), "phases": outcome.get("phases"),
+                "budget_exhausted": outcome.get("budget_exhausted", False)} if job.order else {})}

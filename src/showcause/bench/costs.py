@@ -22,7 +22,7 @@ from typing import Any
 
 from showcause.core import jsonsafe
 from showcause.judges.contract import mode_budget
-from showcause.judges.registry import judge_mode
+from showcause.judges.registry import decision_mode, judge_mode
 from showcause.providers.base import Usage, estimate_cost
 from showcause.providers.registry import is_free
 from showcause.sandbox.policy import Policy, load_policy
@@ -45,16 +45,18 @@ def price_per_token(model: str) -> tuple[float, float] | None:
     return (price_in / 1_000_000, price_out / 1_000_000)
 
 
-def review_reserve(mode: str, model: str | None, unpriced_reserve: float, policy: Policy | None = None) -> float:
+def review_reserve(mode: str, model: str | None, unpriced_reserve: float, policy: Policy | None = None, *,
+                   decision: bool = False) -> float:
     """What one attempt may cost at most: all the tokens its budget allows in each of its passes, every token
     at the higher price; the mode's spec says which budget group and how many passes. ``policy``: the
-    bench's (defaults and --config); a case's own config can only lower it."""
+    bench's (defaults and --config); a case's own config can only lower it. ``decision``: ``mode`` is a
+    decision mode's `--mode` name."""
     if model is None:
         return 0.0
     price = price_per_token(model)
     if price is None:
         return unpriced_reserve
-    spec = judge_mode(mode, has_model=True).spec
+    spec = decision_mode(mode, has_model=True, bench=True).spec if decision else judge_mode(mode, has_model=True).spec
     budget = mode_budget(spec, policy or load_policy())
     return 0.0 if budget is None else budget.tokens * spec.passes * max(price)
 

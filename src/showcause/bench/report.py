@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["import_plotting", "render_report", "write_plot"]
+__all__ = ["import_plotting", "rate_cell", "render_report", "write_plot"]
 
 
-def _pct(r: dict[str, Any]) -> str:
+def rate_cell(r: dict[str, Any]) -> str:
+    """A rate as `60% [31-83] (6/10, +1 failed)`."""
     failed = f", +{r['failed']} failed" if r.get("failed") else ""
     if r["rate"] is None:
         return f"n/a (0 ok runs{failed})"
@@ -34,16 +35,17 @@ def _mode_section(m: dict[str, Any]) -> list[str]:
            "| defect kind | recall (verdict acceptable) | intervention (MODIFY/REPLACE) | ungated recall |",
            "|---|---|---|---|"]
     for kind in g["recall"]:
-        out.append(f"| {kind} | {_pct(g['recall'][kind])} | "
-                   f"{_pct(g['intervention_recall'][kind]) if kind in g['intervention_recall'] else '—'} | "
-                   f"{_pct(u['recall'][kind])} |")
+        out.append(f"| {kind} | {rate_cell(g['recall'][kind])} | "
+                   f"{rate_cell(g['intervention_recall'][kind]) if kind in g['intervention_recall'] else '—'} | "
+                   f"{rate_cell(u['recall'][kind])} |")
     t, s = m["tokens_per_ok_review"], m["seconds"]
     out += ["", "| on correct cases | gated | ungated |", "|---|---|---|",
-            f"| false intervention (MODIFY/REPLACE) | {_pct(g['false_intervention'])} | "
-            f"{_pct(u['false_intervention'])} |",
-            f"| WARNING | {_pct(g['warning_on_correct'])} | {_pct(u['warning_on_correct'])} |",
-            f"| flagged (WARNING or worse) | {_pct(g['flagged_on_correct'])} | {_pct(u['flagged_on_correct'])} |",
-            "", f"Flagged on defects: {_pct(g['flagged_on_defects'])}.", "",
+            f"| false intervention (MODIFY/REPLACE) | {rate_cell(g['false_intervention'])} | "
+            f"{rate_cell(u['false_intervention'])} |",
+            f"| WARNING | {rate_cell(g['warning_on_correct'])} | {rate_cell(u['warning_on_correct'])} |",
+            f"| flagged (WARNING or worse) | {rate_cell(g['flagged_on_correct'])} | "
+            f"{rate_cell(u['flagged_on_correct'])} |",
+            "", f"Flagged on defects: {rate_cell(g['flagged_on_defects'])}.", "",
             "| gate | claims | validated | downgraded | unconfirmed |", "|---|---|---|---|---|",
             f"| | {m['gate']['claims']} | {m['gate']['validated']} | {m['gate']['downgraded']} | "
             f"{m['gate']['unconfirmed']} |", "",
@@ -103,8 +105,8 @@ def _summary(results: dict[str, Any]) -> list[str]:
     for m in results["metrics"].values():
         g, u = m["gated"], m["ungated"]
         out.append(f"| {m['mode']} | {m['model'] or '—'} | {m['expected']} | {m['ok']} | {m['failed']} | "
-                   f"{m['not_run']} | {_pct(g['recall']['all_defects'])} | {_pct(g['false_intervention'])} | "
-                   f"{_pct(u['recall']['all_defects'])} | {_pct(u['false_intervention'])} | "
+                   f"{m['not_run']} | {rate_cell(g['recall']['all_defects'])} | {rate_cell(g['false_intervention'])} | "
+                   f"{rate_cell(u['recall']['all_defects'])} | {rate_cell(u['false_intervention'])} | "
                    f"{m['tokens_per_ok_review']['median'] if m['model'] else '—'} | "
                    f"{_usd(m['cost_usd']) if m['model'] else '—'} | {m['seconds']['median']} |")
     out.append("")

@@ -22,18 +22,23 @@ from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_ke
 from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
 from showcause.bench.costs import SpendLedger
+from showcause.bench.decision_bench import decision_cases, decision_outcome, decision_truth, plan_decisions
+from showcause.bench.decision_cases import is_decision_case_set
+from showcause.bench.decision_metrics import METRICS
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
 from showcause.bench.metrics import compute_metrics
 from showcause.bench.ratelimit import RateLimiter
+from showcause.bench.review_sheet import export_sheet
+from showcause.bench.rules import REPO_METRICS, Rules, answer_questions, default_rules_path, load_rules
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError, ShowcauseError
 from showcause.core.version import __version__
 from showcause.judges.contract import require_model
-from showcause.judges.registry import judge_mode
+from showcause.judges.registry import decision_mode, judge_mode
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import load_policy
+from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
-from showcause.service import prepare_case, with_isolation
+from showcause.service import decision_budget, prepare_case, with_isolation
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
 
@@ -62,15 +67,17 @@ class BenchConfig:
     baseline: str | None = None
     seed: int = 42
     isolation: str | None = None      # --isolation over the config's
+    rules: Path | None = None         # --rules: pre-registered questions (decision cases: the committed ones)
 
 
-def _check(cfg: BenchConfig) -> dict[str, str | None]:
+def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
     """Refuse bad flags before anything is written; returns each model's effective base URL."""
     if not cfg.modes:
         raise InputError("--modes names no mode")
     needs_model = False
-    for mode in cfg.modes:
-        declared = judge_mode(mode, has_model=bool(cfg.models)).spec   # unknown: InputError naming the modes
+    for mode in cfg.modes:   # an unknown mode: InputError naming the modes of the case set's kind
+        declared = (decision_mode(mode, has_model=bool(cfg.models), bench=True) if decision
+                    else judge_mode(mode, has_model=bool(cfg.models))).spec
         if declared.needs_model:
             require_model(declared, cfg.models[0] if cfg.models else None)
         needs_model = needs_model or declared.needs_model
@@ -205,21 +212,66 @@ def _prepared(paths: list[Path], where: Path) -> list[Case]:
     return cases
 
 
+@dataclass
+class _Set:
+    """The cases of one bench, whichever kind they are, and what the results say about them."""
+
+    decision: bool
+    cases: list[Any]
+    case_set: str
+    truth: dict[str, dict[str, Any]]
+    isolation: str | None
+    rules: Rules | None
+
+
+def _case_set(cfg: BenchConfig, limits: Policy) -> _Set:
+    decision = is_decision_case_set(cfg.cases_dir)
+    rules_path = cfg.rules or (default_rules_path() if decision else None)
+    rules = load_rules(rules_path, METRICS if decision else REPO_METRICS) if rules_path else None
+    if decision:   # nothing of a decision review runs any code: no sandbox is needed
+        dcases, case_set = decision_cases(cfg.cases_dir)
+        return _Set(True, dcases, case_set, decision_truth(dcases), None, rules)
+    isolation = available_isolation(limits)   # no sandbox that hides the host: exit 3 before anything is written
+    paths = find_cases(cfg.cases_dir)
+    cases = _prepared(paths, cfg.cases_dir)
+    truth = {c.id: c.doc.truth.model_dump() | {"language": c.doc.language, "source": c.doc.source.kind}
+             for c in cases}
+    return _Set(False, cases, case_set_hash(paths), truth, isolation, rules)
+
+
+def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run: list[dict[str, Any]],
+             models: tuple[str, ...]) -> dict[str, Any]:
+    """The metrics, comparisons and questions of the results, by the kind of case set."""
+    rules = {"rules": {"path": str(cfg.rules or default_rules_path()), "sha256": cs.rules.sha256}} if cs.rules else {}
+    if cs.decision:
+        assert cs.rules is not None
+        return {"kind": "decision", **rules, **decision_outcome(records, cs.truth, not_run, cs.rules, list(models)),
+                "mode_budgets": {m: decision_budget(m, cfg.config) for m in cfg.modes},
+                "mode_orders": {f"{r['case']}#{r['run']}": r["order"] for r in records if r.get("order")},
+                "comparisons": []}
+    arms: list[str | None] = list(models) or [None]
+    return {"kind": "repo", **rules, "metrics": compute_metrics(records, cs.truth, not_run),
+            "comparisons": compare_modes(records, cs.truth, cfg.baseline, seed=cfg.seed, resamples=RESAMPLES)
+            if cfg.baseline else [],
+            "questions": answer_questions(cs.rules, records, cs.truth, arms, REPO_METRICS) if cs.rules else []}
+
+
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    urls = _check(cfg)
+    urls = _check(cfg, is_decision_case_set(cfg.cases_dir))
     if cfg.config is not None and not cfg.config.is_file():
         raise InputError(f"{cfg.config}: no such config file")
     limits = load_policy(cfg.config) if cfg.config is not None else load_policy()  # a bad file: exit 2 now
     limits = with_isolation(limits, cfg.isolation)
-    isolation = available_isolation(limits)   # no sandbox that hides the host: exit 3 before anything is written
-    paths = find_cases(cfg.cases_dir)
-    cases = _prepared(paths, cfg.cases_dir)
+    cs = _case_set(cfg, limits)
     models = tuple(urls) if urls else ()
-    identity = run_identity(case_set=case_set_hash(paths), modes=list(cfg.modes), models=list(models),
+    identity = run_identity(case_set=cs.case_set, modes=list(cfg.modes), models=list(models),
                             runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)
+    if cs.decision:   # the recorded mode orders come from the seed: a resume must keep it
+        identity["mode_order_seed"] = cfg.seed
     cfg.out.mkdir(parents=True, exist_ok=True)
     latest = _read_checkpoint(cfg.out, identity, cfg.resume)
-    plan = _plan(cases, cfg, models)
+    plan = plan_decisions(cs.cases, cfg.modes, models, cfg.runs, cfg.seed) if cs.decision else \
+        _plan(cs.cases, cfg, models)
     planned = {j.key for j in plan}
     # Successes and non-transient failures are final; transient failures run again, carrying their attempts.
     kept = {k: r for k, r in latest.items() if k in planned and (r["status"] == "ok" or not is_transient(r["error"]))}
@@ -241,24 +293,21 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     records = sorted(finished.values(), key=lambda r: order[record_key(r)])
     not_run = [{"case": j.case.id, "mode": j.mode, "model": j.model, "run": j.run} for j in plan
                if j.key not in finished]
-    truth = {c.id: c.doc.truth.model_dump() | {"language": c.doc.language, "source": c.doc.source.kind}
-             for c in cases}
     results = {
         "case_set": identity["case_set"], "version": __version__, "git": git_state(),
         "modes": list(cfg.modes), "models": list(models), "runs": cfg.runs,
         "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
         "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
         "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
-        "concurrency": cfg.concurrency, "process_slots": process_slots(), "isolation": isolation,
+        "concurrency": cfg.concurrency, "process_slots": process_slots(), "isolation": cs.isolation,
         "max_rpm": cfg.max_rpm,
         "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
         "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve,
         "wall_seconds": wall, "expected_records": len(plan), "stopped": ledger.stopped, "not_run": not_run,
-        "spend": ledger.totals(), "records": records,
-        "metrics": compute_metrics(records, truth, not_run),
-        "comparisons": compare_modes(records, truth, cfg.baseline, seed=cfg.seed, resamples=RESAMPLES)
-        if cfg.baseline else [],
-        "truth": truth,
+        "spend": ledger.totals(), "records": records, **_outcome(cs, cfg, records, not_run, models),
+        "truth": cs.truth,
     }
+    if cs.decision:
+        results["review_sheet_rows"] = export_sheet(records, cs.truth, cfg.out, cfg.seed)
     _atomic_write(cfg.out / "results.json", json.dumps(results, indent=2))
     return results

@@ -8,6 +8,7 @@ import sys
 import typer
 
 from showcause.cli import bench as _bench  # noqa: F401  (registers its commands)
+from showcause.cli import bench_decision as _bench_decision  # noqa: F401  (registers its commands)
 from showcause.cli import ci as _ci  # noqa: F401  (registers its commands)
 from showcause.cli import mcp as _mcp  # noqa: F401  (registers its command)
 from showcause.cli import outcomes as _outcomes  # noqa: F401  (registers its commands)

@@ -7,12 +7,27 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from showcause import service
 from showcause.cli.app import ConfigOpt, IsolationOpt, app, cases_app, fail
 from showcause.core.errors import ShowcauseError, exit_status
 
-__all__: list[str] = []   # commands register themselves on the app
+__all__ = ["bench_app"]   # commands register themselves on the app
+
+
+class _BenchGroup(TyperGroup):
+    """`showcause bench DIR …` runs a bench; `bench ingest` and `bench compare` are its other commands."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:   # Any: typer vendors its click
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h")):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+bench_app = typer.Typer(cls=_BenchGroup, help="Benchmark judges on labelled cases (`bench DIR`), read a filled "
+                        "review sheet back (`bench ingest`), put runs side by side (`bench compare`).")
+app.add_typer(bench_app, name="bench")
 
 
 @cases_app.command("prepare")
@@ -74,10 +89,10 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
-# long: its signature is the 18 typer options of `showcause bench` (one line each); the body is ~45 lines
-@app.command("bench")
+# long: its signature is the 19 typer options of `showcause bench` (one line each); the body is ~45 lines
+@bench_app.command("run")
 def bench(
-    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases.")],
+    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
     modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
     model: Annotated[list[str] | None, typer.Option("--model", help="provider:model for the model-driven modes; "
                                                     "repeat for several models.")] = None,
@@ -100,7 +115,10 @@ def bench(
                                                   "workers (evenly spaced).")] = None,
     baseline: Annotated[str | None, typer.Option("--baseline", help="Mode the others are compared with "
                                                  "(paired cluster bootstrap).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 42,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap, of the decision modes' order per "
+                                      "case and run, and of the review sheet's item ids.")] = 42,
+    rules: Annotated[Path | None, typer.Option("--rules", help="Pre-registered questions and labels (TOML); "
+                                               "decision cases default to bench_rules/decision.toml.")] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
 
@@ -109,7 +127,7 @@ def bench(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from showcause.bench.report import import_plotting, render_report, write_plot
+    from showcause.bench.report import import_plotting
     from showcause.bench.runner import EXIT_STOPPED, BenchConfig, run_bench
 
     modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
@@ -117,7 +135,7 @@ def bench(
     cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
                       base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
                       max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
-                      isolation=isolation)
+                      isolation=isolation, rules=rules)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         with Progress(*columns, transient=True, refresh_per_second=2) as bar:
@@ -136,15 +154,8 @@ def bench(
              *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
              "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
              *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
-             "--seed", str(seed), "--out", str(out)]
-    (out / "report.md").write_text(render_report(results, " ".join(parts)), encoding="utf-8")
-    write_plot(results, out / "recall_fi.png")
-    for label, m in results["metrics"].items():
-        g = m["gated"]
-        recall = ", ".join(f"{k} {v['k']}/{v['n']}" for k, v in g["recall"].items())
-        fi = g["false_intervention"]
-        typer.echo(f"{label}: recall {recall}; false interventions {fi['k']}/{fi['n']}; failed {m['failed']}"
-                   + (f"; not run {m['not_run']}" if m["not_run"] else ""))
+             "--seed", str(seed), *([f"--rules {rules}"] if rules else []), "--out", str(out)]
+    _write_outputs(results, " ".join(parts), out)
     typer.echo(f"wall time {results['wall_seconds']} s; report: {out / 'report.md'}")
     stopped = results["stopped"]
     if stopped:
@@ -152,3 +163,25 @@ def bench(
                    f"the next review ({stopped['next']}) reserves ${stopped['next_reserve_usd']:.4f}; "
                    f"{len(results['not_run'])} review(s) not run. Raise --max-cost and rerun with --resume.", err=True)
         raise typer.Exit(EXIT_STOPPED)
+
+
+def _write_outputs(results: dict[str, Any], command: str, out: Path) -> None:
+    """report.md (and, for repo cases, the plot), then one line per arm and per question."""
+    from showcause.bench.decision_report import render_decision_report, summary_lines
+    from showcause.bench.report import render_report, write_plot
+
+    if results["kind"] == "decision":
+        (out / "report.md").write_text(render_decision_report(results, command), encoding="utf-8")
+        for line in summary_lines(results):
+            typer.echo(line)
+        return
+    (out / "report.md").write_text(render_report(results, command), encoding="utf-8")
+    write_plot(results, out / "recall_fi.png")
+    for label, m in results["metrics"].items():
+        g = m["gated"]
+        recall = ", ".join(f"{k} {v['k']}/{v['n']}" for k, v in g["recall"].items())
+        fi = g["false_intervention"]
+        typer.echo(f"{label}: recall {recall}; false interventions {fi['k']}/{fi['n']}; failed {m['failed']}"
+                   + (f"; not run {m['not_run']}" if m["not_run"] else ""))
+    for q in results.get("questions", []):
+        typer.echo(f"{q['id']} {q['a']} vs {q['b']} ({q['metric']}): {q['label']}")

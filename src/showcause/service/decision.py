@@ -19,13 +19,13 @@ from showcause.render.decision import DECISION_FORMATS, render_decision
 from showcause.sandbox.policy import load_policy
 from showcause.service.telemetry import decision_record, log_review, telemetry_path
 
-__all__ = ["review_decision", "review_decision_fields"]
+__all__ = ["decision_budget", "review_decision", "review_decision_fields", "review_decision_input"]
 
 
 def _prepare(mode: str | None, model: str | None, base_url: str | None, config: Path | None,
-             warn: float | None, leak: float | None) -> tuple[DecisionMode, DecisionOptions]:
+             warn: float | None, leak: float | None, bench: bool = False) -> tuple[DecisionMode, DecisionOptions]:
     """The mode and its options; every usage problem is an InputError (exit 2) before any call."""
-    chosen = decision_mode(mode, has_model=bool(model))   # unknown: InputError naming the decision modes
+    chosen = decision_mode(mode, has_model=bool(model), bench=bench)   # unknown: InputError naming the decision modes
     model = require_model(chosen.spec, model) if chosen.spec.needs_model else model or ""
     if config is not None and not config.is_file():
         raise InputError(f"{config}: no such config file")
@@ -81,3 +81,19 @@ def review_decision_fields(fields: dict[str, Any], *, mode: str | None = None, m
     chosen, options = _prepare(mode if mode is not None else named, model, base_url, config, None, None)
     log = telemetry_path(config)
     return _run(chosen, decision_from_fields(data, "the decision"), options, log).to_json()
+
+
+def review_decision_input(decision: DecisionInput, *, mode: str, model: str, base_url: str | None = None,
+                          config: Path | None = None) -> DecisionResult:
+    """One review of a validated decision in `--mode` ``mode`` (the bench: every mode under the same policy,
+    hence the same budget; not logged to telemetry, as a bench review is no decision anyone takes)."""
+    chosen, options = _prepare(mode, model, base_url, config, None, None, bench=True)
+    return chosen.review(decision, options)
+
+
+def decision_budget(mode: str, config: Path | None = None) -> dict[str, Any]:
+    """The budget one review in decision mode ``mode`` runs under (what the bench reports per mode)."""
+    chosen = decision_mode(mode, has_model=True, bench=True)
+    policy = load_policy(config) if config is not None else load_policy()
+    budget = mode_budget(chosen.spec, policy) or Budget()
+    return {k: getattr(budget, k) for k in ("tokens", "completion_tokens", "seconds", "tool_calls", "turns")}
