@@ -184,6 +184,8 @@ def test_the_review_sheet_round_trip_and_compare(bench: dict[str, Any], tmp_path
     assert f"| {other} | Q4 | {AN} | decision_judge vs proposal_first (false_intervention) | +50 pp [+0, +100], 2 " \
            "cases: weak signal with defect-detection loss |" in proc.stdout
     assert "winner" not in proc.stdout.lower() and "best" not in proc.stdout.lower()
+    not_decision = sc("bench", "compare", str(tmp_path), env={})
+    assert not_decision.returncode == 2 and "no results.json (not a bench output folder)" in not_decision.stderr
 
 
 def test_max_cost_stops_and_resume_finishes_with_the_same_numbers(bench: dict[str, Any], tmp_path: Path):
@@ -206,6 +208,9 @@ def test_max_cost_stops_and_resume_finishes_with_the_same_numbers(bench: dict[st
         second = json.loads((out / "results.json").read_text())
         # Only what had not run ran: every call of the whole bench was made once over the two sessions.
         assert len(server.posts()) == 82 and calls_before < 82
+        # The recorded orders come from the seed: another seed cannot be resumed into.
+        reseeded = sc(*args, "--resume", "--seed", "7", env=env)
+        assert reseeded.returncode == 2 and "--resume refused: mode_order_seed changed" in reseeded.stderr
     assert second["not_run"] == [] and len(second["records"]) == 50
     full = bench["results"]["metrics"]
     for mode in MODES:
