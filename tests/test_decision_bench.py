@@ -61,6 +61,8 @@ def bench(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_every_arm_has_the_exact_metrics_and_intervals(bench: dict[str, Any]):
     results = bench["results"]
     assert results["kind"] == "decision" and results["expected_records"] == 100 and results["not_run"] == []
+    assert list(results["metrics"]) == [f"{mode} @ {m}" for mode in MODES for m in (OA, AN)]   # not shuffled
+    assert {b["tokens"] for b in results["mode_budgets"].values()} == {60_000}   # one configuration
     for model in (OA, AN):
         m = {mode: results["metrics"][f"{mode} @ {model}"] for mode in MODES}
         bf, pf, p2, io_, dj = (m[k] for k in MODES)

@@ -58,7 +58,7 @@ def plan_decisions(cases: list[DecisionCase], modes: tuple[str, ...], models: tu
 
 
 def decision_outcome(records: list[dict[str, Any]], truth: dict[str, dict[str, Any]], not_run: list[dict[str, Any]],
-                     rules: Rules, models: list[str]) -> dict[str, Any]:
-    """The metrics per arm and the answers to the rules' questions."""
-    return {"metrics": decision_metrics(records, truth, not_run),
+                     rules: Rules, models: list[str], modes: list[str]) -> dict[str, Any]:
+    """The metrics per arm (in the order of ``modes``) and the answers to the rules' questions."""
+    return {"metrics": decision_metrics(records, truth, not_run, modes=modes),
             "questions": answer_questions(rules, records, truth, list(models), METRICS)}

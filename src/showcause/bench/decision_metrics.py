@@ -81,17 +81,20 @@ def _arm(rs: list[Rec], truth: dict[str, Truth], not_run: int) -> dict[str, Any]
 
 
 def decision_metrics(records: list[Rec], truth: dict[str, Truth], not_run: Iterable[Rec] = (),
-                     reference: str = "proposal_first") -> dict[str, Any]:
-    """Per (mode, model), keyed by `arm_label`; `relative_tokens` is the arm's mean tokens per successful
-    review over those of ``reference`` with the same model (None without it)."""
+                     reference: str = "proposal_first", modes: Iterable[str] = ()) -> dict[str, Any]:
+    """Per (mode, model), keyed by `arm_label`, in the order of ``modes`` (the records' order is shuffled);
+    `relative_tokens` is the arm's mean tokens per successful review over those of ``reference`` with the
+    same model (None without it)."""
     groups: dict[tuple[str, str | None], list[Rec]] = defaultdict(list)
     missing: Counter[tuple[str, str | None]] = Counter()
     for r in records:
         groups[(r["mode"], r.get("model"))].append(r)
     for j in not_run:
         missing[(j["mode"], j.get("model"))] += 1
+    rank = {m: i for i, m in enumerate(modes)}
+    arms = sorted(dict.fromkeys([*groups, *missing]), key=lambda a: rank.get(a[0], len(rank)))   # stable: models
     out: dict[str, Any] = {}
-    for mode, model in dict.fromkeys([*groups, *missing]):
+    for mode, model in arms:
         out[arm_label(mode, model)] = {"mode": mode, "model": model,
                                        **_arm(groups[(mode, model)], truth, missing[(mode, model)])}
     for m in out.values():

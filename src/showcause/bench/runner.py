@@ -245,7 +245,8 @@ def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run:
     rules = {"rules": {"path": str(cfg.rules or default_rules_path()), "sha256": cs.rules.sha256}} if cs.rules else {}
     if cs.decision:
         assert cs.rules is not None
-        return {"kind": "decision", **rules, **decision_outcome(records, cs.truth, not_run, cs.rules, list(models)),
+        return {"kind": "decision", **rules, **decision_outcome(records, cs.truth, not_run, cs.rules, list(models),
+                                                                list(cfg.modes)),
                 "mode_budgets": {m: decision_budget(m, cfg.config) for m in cfg.modes},
                 "mode_orders": {f"{r['case']}#{r['run']}": r["order"] for r in records if r.get("order")},
                 "comparisons": []}
