@@ -248,6 +248,9 @@ def test_rules_files_labels_and_a_repo_bench_question(tmp_path: Path):
     (tmp_path / "repo.toml").write_text(head + '[[questions]]\nid = "R1"\na = "evidence_gate"\nb = "mechanical"\n'
                                         'metric = "false_intervention"\nbetter = "lower"\n')
     repo_rules = load_rules(tmp_path / "repo.toml", REPO_METRICS)
+    (tmp_path / "self.toml").write_text((tmp_path / "repo.toml").read_text().replace('"evidence_gate"', '"mechanical"'))
+    with pytest.raises(InputError, match="question R1 compares 'mechanical' with itself"):
+        load_rules(tmp_path / "self.toml", REPO_METRICS)
     truth = {f"c{i}": {"status": "correct", "acceptable": ["KEEP"]} for i in range(4)}
     records = [{"case": f"c{i}", "mode": mode, "model": None, "run": 1, "status": "ok",
                 "verdict": "MODIFY" if mode == "mechanical" and i < 2 else "KEEP"} for i in range(4)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from showcause.bench.report import rate_cell
+from showcause.bench.report import advantage_cell, rate_cell
 
 __all__ = ["ROWS", "question_cell", "render_decision_report", "summary_lines"]
 
@@ -20,8 +20,7 @@ ROWS = (("decision_accuracy", "decision accuracy (ok runs)"), ("strict_accuracy"
 def question_cell(q: dict[str, Any]) -> str:
     if q.get("advantage") is None:
         return q["label"]
-    ci = f" [{100 * q['ci95'][0]:+.0f}, {100 * q['ci95'][1]:+.0f}]" if q.get("ci95") else ""
-    return f"{100 * q['advantage']:+.0f} pp{ci}, {q['cases']} cases: {q['label']}"
+    return f"{advantage_cell(q)}, {q['cases']} cases: {q['label']}"
 
 
 def summary_lines(results: dict[str, Any]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["import_plotting", "rate_cell", "render_report", "write_plot"]
+__all__ = ["advantage_cell", "import_plotting", "rate_cell", "render_report", "write_plot"]
 
 
 def rate_cell(r: dict[str, Any]) -> str:
@@ -143,9 +143,31 @@ def _summary(results: dict[str, Any]) -> list[str]:
     return out
 
 
+def advantage_cell(q: dict[str, Any]) -> str:
+    """A question's advantage with its interval, in percentage points: `+40 pp [+0, +80]`."""
+    if q.get("advantage") is None:
+        return "n/a"
+    ci = f" [{100 * q['ci95'][0]:+.0f}, {100 * q['ci95'][1]:+.0f}]" if q.get("ci95") else ""
+    return f"{100 * q['advantage']:+.0f} pp{ci}"
+
+
+def _questions(results: dict[str, Any]) -> list[str]:
+    """The pre-registered questions of `--rules` (bench/rules.py), when there were any."""
+    qs = results.get("questions") or []
+    if not qs:
+        return []
+    out = [f"## Pre-registered questions (`{results['rules']['path']}`, sha256 `{results['rules']['sha256']}`)", "",
+           "| question | model | compares | metric | advantage [95% CI] | cases | label |",
+           "|---|---|---|---|---|---|---|"]
+    for q in qs:
+        out.append(f"| {q['id']} | {q.get('model') or '—'} | {q['a']} vs {q['b']} | {q['metric']} | "
+                   f"{advantage_cell(q)} | {q.get('cases', 0)} | {q['label']} |")
+    return [*out, ""]
+
+
 def render_report(results: dict[str, Any], command: str) -> str:
     truth = results["truth"]
-    out = _header(results, command) + _summary(results)
+    out = _header(results, command) + _summary(results) + _questions(results)
     for m in results["metrics"].values():
         out += _mode_section(m)
     if results.get("not_run"):

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from showcause.bench.bootstrap import Cluster, paired_bootstrap
 from showcause.bench.metrics import BLOCKING
@@ -63,6 +63,12 @@ class Question(_Strict):
     main: bool = False
     guard: str | None = None
     guard_drop: float = 0.10
+
+    @model_validator(mode="after")
+    def _two_arms(self) -> Question:
+        if self.a == self.b:
+            raise ValueError(f"question {self.id} compares {self.a!r} with itself")
+        return self
 
 
 class Rules(_Strict):
