@@ -20,7 +20,7 @@ import pytest
 
 from decision_bench_servers import POSITION_TAG, VERDICTS, DecisionAnthropic, DecisionOpenAI, request_text
 from showcause.bench.decision_bench import mode_order
-from showcause.bench.decision_cases import load_decision_case
+from showcause.bench.decision_casefile import load_sound_case
 from showcause.bench.rules import REPO_METRICS, Labels, answer_questions, default_rules_path, label, load_rules
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.errors import InputError
@@ -129,7 +129,7 @@ def test_the_mode_order_is_shuffled_per_case_and_run_and_recorded(bench: dict[st
 
 
 def test_no_truth_reaches_a_provider_and_each_phase_sees_only_its_part(bench: dict[str, Any]):
-    cases = [load_decision_case(p).doc for p in sorted(CASES.glob("*.json"))]
+    cases = [load_sound_case(p).doc for p in sorted(CASES.glob("*.json"))]
     blind_texts = [t for c in cases for t in (c.input.objective, *c.input.constraints, c.input.context,
                                               c.input.environment, *c.input.evidence)]
     seen = 0
@@ -268,7 +268,7 @@ def test_bad_decision_cases_and_bench_only_modes_are_refused(tmp_path: Path):
         path = tmp_path / "a-keep-sqlite.json"
         path.write_text(json.dumps({**doc, **change}))
         with pytest.raises(InputError, match=message):
-            load_decision_case(path)
+            load_sound_case(path)
     proc = sc("review", "--decision", str(CASES.parent.parent / "examples" / "decision.json"), "--mode",
               "independent_only", "--model", OA, env={})
     assert proc.returncode == 2 and "--decision takes --mode blind_first or proposal_first" in proc.stderr

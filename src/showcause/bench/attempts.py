@@ -15,7 +15,7 @@ from typing import Any
 
 from showcause.bench.cases import Case
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
-from showcause.bench.decision_cases import DecisionCase
+from showcause.bench.decision_casefile import DecisionCase
 from showcause.bench.metering import MeteredProvider
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError

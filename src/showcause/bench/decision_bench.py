@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from showcause.bench.attempts import Job
-from showcause.bench.decision_cases import (
+from showcause.bench.decision_casefile import (
     DecisionCase,
     decision_case_set_hash,
     find_decision_cases,
-    load_decision_case,
+    load_sound_case,
 )
 from showcause.bench.decision_metrics import METRICS, decision_metrics
 from showcause.bench.rules import Rules, answer_questions
@@ -30,7 +30,7 @@ def decision_cases(root: Path) -> tuple[list[DecisionCase], str]:
     paths = find_decision_cases(root)
     if not paths:
         raise InputError(f"{root}: no decision cases")
-    return [load_decision_case(p) for p in paths], decision_case_set_hash(paths)
+    return [load_sound_case(p) for p in paths], decision_case_set_hash(paths)
 
 
 def decision_truth(cases: list[DecisionCase]) -> dict[str, dict[str, Any]]:

@@ -6,6 +6,7 @@ truth. Only `input` is ever given to a reviewer; `truth`, `diagnostics` and `sou
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +19,8 @@ from showcause.core.decision import DecisionInput, explain
 from showcause.core.errors import InputError
 from showcause.judges.blindness import Thresholds, check_blindness
 
-__all__ = ["FORMAT", "DecisionCase", "DecisionCaseDoc", "case_problems", "find_decision_cases",
-           "is_decision_case_dir", "load_decision_case"]
+__all__ = ["FLAWED", "FORMAT", "DecisionCase", "DecisionCaseDoc", "case_problems", "decision_case_set_hash",
+           "find_decision_cases", "is_decision_case_dir", "load_decision_case", "load_sound_case"]
 
 FORMAT = 1   # bumped on any change that makes an older file invalid or changes a field's meaning
 
@@ -79,6 +80,10 @@ class DecisionCase:
     @property
     def tempting(self) -> bool:
         return bool(self.doc.truth.tempting.strip())
+
+    def decision(self) -> DecisionInput:
+        """What a reviewer is given: `input` only, never `truth`, `diagnostics` or `source`."""
+        return self.doc.input
 
 
 def load_decision_case(path: Path) -> DecisionCase:
@@ -161,3 +166,21 @@ def find_decision_cases(root: Path) -> list[Path]:
     if root.is_file():
         return [root]
     return sorted(p for p in root.glob("*.json") if p.is_file())
+
+
+def load_sound_case(path: Path) -> DecisionCase:
+    """A case the bench may score: loaded, and every rule of `case_problems` holding (else an InputError
+    naming the file and each problem)."""
+    case = load_decision_case(path)
+    problems = case_problems(case)
+    if problems:
+        raise InputError(f"{Path(path).name}: " + "; ".join(problems))
+    return case
+
+
+def decision_case_set_hash(paths: list[Path]) -> str:
+    """A hash over every case file: a changed case set cannot be resumed into."""
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]

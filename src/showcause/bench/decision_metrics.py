@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from showcause.bench.decision_cases import FLAWED
+from showcause.bench.decision_casefile import FLAWED
 from showcause.bench.metrics import BLOCKING, arm_label, wilson
 
 __all__ = ["METRICS", "answer_text", "decision_metrics", "keyword_hit"]

@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from showcause.bench.decision_cases import FLAWED
+from showcause.bench.decision_casefile import FLAWED
 from showcause.bench.metrics import arm_label, wilson
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError

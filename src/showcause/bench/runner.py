@@ -23,7 +23,7 @@ from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
 from showcause.bench.costs import SpendLedger
 from showcause.bench.decision_bench import decision_cases, decision_outcome, decision_truth, plan_decisions
-from showcause.bench.decision_cases import is_decision_case_set
+from showcause.bench.decision_casefile import is_decision_case_dir
 from showcause.bench.decision_metrics import METRICS
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
 from showcause.bench.metrics import compute_metrics
@@ -225,7 +225,7 @@ class _Set:
 
 
 def _case_set(cfg: BenchConfig, limits: Policy) -> _Set:
-    decision = is_decision_case_set(cfg.cases_dir)
+    decision = is_decision_case_dir(cfg.cases_dir)
     rules_path = cfg.rules or (default_rules_path() if decision else None)
     rules = load_rules(rules_path, METRICS if decision else REPO_METRICS) if rules_path else None
     if decision:   # nothing of a decision review runs any code: no sandbox is needed
@@ -258,7 +258,7 @@ def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run:
 
 
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    urls = _check(cfg, is_decision_case_set(cfg.cases_dir))
+    urls = _check(cfg, is_decision_case_dir(cfg.cases_dir))
     if cfg.config is not None and not cfg.config.is_file():
         raise InputError(f"{cfg.config}: no such config file")
     limits = load_policy(cfg.config) if cfg.config is not None else load_policy()  # a bad file: exit 2 now
