@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from builders import make_case
+from benchcases import CORRECT, bench_cases, scripted
 from llm_servers import Fault, OpenAIServer, status, turn
 from showcause.bench.bootstrap import compare_modes, paired_bootstrap
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
@@ -31,8 +31,6 @@ from showcause.sandbox.policy import load_policy
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 REPO = Path(__file__).resolve().parents[1]
-NO_CHECKS = {"tests": [], "typecheck": "none"}
-CORRECT = {"status": "correct", "kind": "none", "acceptable": ["KEEP"]}
 KEEP = json.dumps({"summary": "fine", "claims": []})
 MODIFY = json.dumps({"summary": "s", "claims": [{"claim": "the change is wrong", "evidence_refs": [],
                                                  "result": "confirmed", "verdict": "MODIFY"}]})
@@ -41,28 +39,11 @@ SECRET = "sk-bench-secret-key-0123456789"
 
 @pytest.fixture(scope="module")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("cases")
-    src = "def apply_discount(total, pct):\n    return total * (100 - pct) / 100\n"
-    make_case(root / "hook-renamed", {"pkg/pricing.py": src, "settings.json": '{"hook": "apply_discount"}\n'},
-              {"pkg/pricing.py": src.replace("apply_discount", "discounted")}, checks=NO_CHECKS,
-              truth={"status": "defect", "kind": "reference", "acceptable": ["MODIFY", "REPLACE"],
-                     "evidence": ["settings.json:1"]})
-    make_case(root / "add-helper", {"pkg/util.py": "def one():\n    return 1\n"},
-              {"pkg/util.py": "def one():\n    return 1\n\n\ndef two():\n    return 2\n"}, checks=NO_CHECKS,
-              truth=CORRECT)
-    make_case(root / "add-doc", {"README.md": "# x\n"}, {"README.md": "# x\n\nMore words.\n"}, checks=NO_CHECKS,
-              truth=CORRECT)
-    for case in root.iterdir():
-        doc = json.loads((case / "case.json").read_text())
-        doc["source"] = {"kind": "synthetic", "url": "", "note": ""}
-        (case / "case.json").write_text(json.dumps(doc))
-    return root
+    return bench_cases(tmp_path_factory.mktemp("cases"))
 
 
 def script(path: Path, content: str, cost: float) -> str:
-    path.write_text(json.dumps({"turns": [{"content": content, "usage": {
-        "prompt_tokens": 100, "completion_tokens": 20, "cost_usd": cost}}]}))
-    return f"scripted:{path}"
+    return scripted(path, content, cost)
 
 
 def sc(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

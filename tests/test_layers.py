@@ -130,8 +130,10 @@ _FRONT_ENDS = {
             "showcause.sandbox.lifecycle", "showcause.sandbox.runner"),
     "mcpserver": ("showcause.core.", "showcause.service", "showcause.mcpserver", "showcause.sandbox.lifecycle",
                   "showcause.sandbox.runner"),
+    # sandbox.lifecycle: bench/remote.py is a process entry (one attempt on a cluster worker), like the CLI.
     "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
-              "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.snapshot.gitcmd"),
+              "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",
+              "showcause.snapshot.gitcmd"),
     "ci": ("showcause.core", "showcause.service", "showcause.ci.", "showcause.snapshot.baseref"),
 }
 _PROBING = {"bench/verify.py"}

@@ -21,13 +21,13 @@ PUBLIC = [
     "render_result", "review_change", "review_decision", "run_tool",
 ]
 SERVICE = [
-    "FAIL_ON", "FORMATS", "ChangeSource", "ReviewOptions", "ask_quorum", "check_report_options", "check_tool",
-    "count_tokens", "decision_budget", "default_base", "default_mode", "exit_code", "list_peers", "load_quorum",
-    "modes", "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text", "parse_history",
-    "parse_tool_args", "prepare_case", "query_peer", "record_outcome", "render_quorum_result", "render_result",
-    "require_sandbox", "review_change", "review_decision", "review_decision_fields", "review_decision_input",
-    "run_tool", "sandbox_status", "should_review", "tool_schemas", "tools_markdown", "tools_text",
-    "with_isolation",
+    "FAIL_ON", "FORMATS", "ChangeSource", "HostCheck", "ReviewOptions", "ask_quorum", "check_report_options",
+    "check_tool", "count_tokens", "decision_budget", "default_base", "default_mode", "doctor_checks", "exit_code",
+    "list_peers", "load_quorum", "modes", "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text",
+    "parse_history", "parse_tool_args", "prepare_case", "query_peer", "record_outcome", "render_quorum_result",
+    "render_result", "require_sandbox", "review_change", "review_decision", "review_decision_fields",
+    "review_decision_input", "run_tool", "sandbox_status", "setup_toolchain", "should_review", "tool_schemas",
+    "tools_markdown", "tools_text", "with_isolation",
 ]
 
 

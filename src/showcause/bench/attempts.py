@@ -23,9 +23,11 @@ from showcause.providers.registry import wrapping_providers
 from showcause.sandbox.policy import Policy
 from showcause.service import ChangeSource, ReviewOptions, review_change, review_decision_input
 
-__all__ = ["TRANSIENT_CODES", "AttemptPolicy", "Job", "is_transient", "record_key", "run_job"]
+__all__ = ["TRANSIENT_CODES", "Attempt", "AttemptPolicy", "Job", "blank_outcome", "is_transient", "record_key",
+           "review_attempt", "run_job"]
 
-TRANSIENT_CODES = ("TIMEOUT", "PROVIDER_NETWORK_ERROR", "RATE_LIMITED")
+# WORKER_LOST: the cluster worker running the attempt died (bench/dask_exec.py); another one runs it again.
+TRANSIENT_CODES = ("TIMEOUT", "PROVIDER_NETWORK_ERROR", "RATE_LIMITED", "WORKER_LOST")
 _USAGE_KEYS = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "unpriced_calls")
 
 
@@ -71,7 +73,10 @@ class AttemptPolicy:
     isolation: str | None = None                    # --isolation, over each case's policy
 
     def backoff(self, retry: int, code: str | None) -> float:
-        """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit."""
+        """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit; none after a lost
+        worker (nothing is wrong with the provider)."""
+        if code == "WORKER_LOST":
+            return 0.0
         return self.backoff_s * (2 ** retry) * (3 if code == "RATE_LIMITED" else 1)
 
 
@@ -106,10 +111,16 @@ def _review_decision(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
             "phases": result.meta.get("phases"), "budget_exhausted": bool(result.meta.get("budget_exhausted"))}
 
 
-def _review(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
-    """One attempt: the review's outcome fields (never raises)."""
-    out: dict[str, Any] = {"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
-                           "error": None, "claims": [], "tool_calls": 0, "served_model": None, "prompts": {}}
+def blank_outcome(code: str | None = None, message: str = "") -> dict[str, Any]:
+    """The outcome fields of an attempt that produced no review (an error `code`, when given)."""
+    return {"verdict": "INCONCLUSIVE", "model_verdict": "INCONCLUSIVE", "status": "error",
+            "error": {"code": code, "message": message} if code else None, "claims": [], "tool_calls": 0,
+            "served_model": None, "prompts": {}}
+
+
+def review_attempt(job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
+    """One attempt in this process: the review's outcome fields (never raises)."""
+    out = blank_outcome()
     try:
         with wrapping_providers(lambda p: MeteredProvider(p, meter, policy.limiter)):
             out.update(_review_decision(job, policy) if isinstance(job.case, DecisionCase)
@@ -138,7 +149,12 @@ def _carry(previous: dict[str, Any] | None) -> tuple[int, list[dict[str, Any]], 
             float(previous.get("seconds_total") or previous.get("seconds") or 0.0))
 
 
-def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = None) -> dict[str, Any] | None:
+# How one attempt runs: here (review_attempt) or on a cluster's worker; it fills `meter` either way.
+Attempt = Callable[[Job, AttemptPolicy, Meter], dict[str, Any]]
+
+
+def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = None,
+            attempt: Attempt = review_attempt) -> dict[str, Any] | None:
     """The record for `job`, or None when not even its first attempt could start (the cost limit)."""
     attempts, retries, usage, cost, seconds_total = _carry(previous)
     price = price_per_token(job.model) if job.model else (0.0, 0.0)
@@ -160,7 +176,7 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
         started = time.monotonic()
         current: dict[str, Any] | None = None
         try:
-            current = _review(job, policy, meter)
+            current = attempt(job, policy, meter)
         finally:   # the ledger gets every attempt, even one cut short by an interrupt
             seconds = round(time.monotonic() - started, 3)
             spent = meter.summary()
@@ -195,6 +211,10 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
             "cost_source": sources.pop() if len(sources) == 1 else ("mixed" if sources else "none"),
             "attempts": attempts, "retries": retries, "claims": outcome["claims"],
             "tool_calls": outcome["tool_calls"], "served_model": outcome["served_model"],
-            "prompts": outcome["prompts"],
-            **({"order": list(job.order), "answer": outcome.get("answer"), "phases": outcome.get("phases"),
-                "budget_exhausted": outcome.get("budget_exhausted", False)} if job.order else {})}
+            "prompts": outcome["prompts"], **_decision_fields(job, outcome)}
+
+
+def _decision_fields(job: Job, outcome: dict[str, Any]) -> dict[str, Any]:
+    """A decision record's extras: the shuffled mode order and what the reviewer answered."""
+    return {"order": list(job.order), "answer": outcome.get("answer"), "phases": outcome.get("phases"),
+            "budget_exhausted": outcome.get("budget_exhausted", False)} if job.order else {}

@@ -103,6 +103,28 @@ class Meter:
             self.reported_calls += 1
             self.cost_reported += cost
 
+    _STATE = ("calls", "failed_calls", "prompt_tokens", "completion_tokens", "cost_reported", "cost_estimated",
+              "reported_calls", "estimated_calls", "unpriced_calls")
+
+    def state(self) -> dict[str, Any]:
+        """The counters, for a meter that ran in another process (a cluster worker's attempt)."""
+        with self._lock:
+            return {k: getattr(self, k) for k in self._STATE} | {"last_error": self.last_error}
+
+    def absorb(self, state: dict[str, Any]) -> None:
+        """Add a remote meter's counters to this one."""
+        with self._lock:
+            for k in self._STATE:
+                setattr(self, k, getattr(self, k) + state[k])
+            last = state.get("last_error")
+            self.last_error = (last[0], last[1]) if last else self.last_error
+
+    def charge_lost(self, amount: float) -> None:
+        """An attempt whose calls were lost with their process: charged its whole reserve, as an estimate."""
+        with self._lock:
+            self.estimated_calls += 1
+            self.cost_estimated += amount
+
     def summary(self) -> dict[str, Any]:
         with self._lock:
             kinds = [k for k, n in (("reported", self.reported_calls), ("estimated", self.estimated_calls),

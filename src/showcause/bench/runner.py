@@ -7,8 +7,10 @@ run stopped at the cost limit leaves cases covered by every arm rather than one 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import threading
 import time
 from collections import deque
@@ -18,18 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from showcause.bench.assemble import assemble_results, repo_outcome
 from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
-from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
 from showcause.bench.costs import SpendLedger
 from showcause.bench.decision_bench import decision_cases, decision_outcome, decision_truth, plan_decisions
 from showcause.bench.decision_casefile import is_decision_case_dir
 from showcause.bench.decision_metrics import METRICS
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
-from showcause.bench.metrics import compute_metrics
 from showcause.bench.ratelimit import RateLimiter
 from showcause.bench.review_sheet import export_sheet
-from showcause.bench.rules import REPO_METRICS, Rules, answer_questions, default_rules_path, load_rules
+from showcause.bench.rules import REPO_METRICS, Rules, default_rules_path, load_rules
+from showcause.bench.shard import Shard, in_shard, plan_digest
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError, ShowcauseError
 from showcause.core.version import __version__
@@ -40,12 +42,14 @@ from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
 from showcause.service import decision_budget, prepare_case, with_isolation
 
-__all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "run_bench"]
+__all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "JobRunner", "run_bench"]
 
 CHECKPOINT = "records.jsonl"
 RUN_INFO = "run.json"
 LEDGER = "spend.jsonl"
 EXIT_STOPPED = 3   # `showcause bench` stopped at --max-cost: results are partial, --resume continues
+# How a record is produced: in this process (run_job) or on a cluster's worker (bench/dask_exec.py).
+JobRunner = Callable[[Job, AttemptPolicy, "dict[str, Any] | None"], "dict[str, Any] | None"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,9 @@ class BenchConfig:
     seed: int = 42
     isolation: str | None = None      # --isolation over the config's
     rules: Path | None = None         # --rules: pre-registered questions (decision cases: the committed ones)
+    shard: Shard | None = None        # --shard I/N: only the records hashing to slice I of N
+    executor: str = "local"           # local, dask://HOST:PORT or dask-local:N
+    record_timeout: float | None = None   # seconds per record on a cluster (its process group is killed)
 
 
 def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
@@ -91,6 +98,14 @@ def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
         raise InputError("--max-cost must not be negative")
     if cfg.max_rpm is not None and cfg.max_rpm <= 0:
         raise InputError("--max-rpm must be positive")
+    if cfg.executor != "local" and not re.fullmatch(r"dask://[^/\s]+:\d+|dask-local:[1-9]\d*", cfg.executor):
+        raise InputError(f"--executor {cfg.executor!r}: expected local, dask://HOST:PORT or dask-local:N")
+    if cfg.executor != "local" and cfg.max_rpm:   # the limiter paces calls in this process only
+        raise InputError("--max-rpm is not supported with a Dask --executor")
+    if cfg.record_timeout is not None and (cfg.record_timeout <= 0 or cfg.executor == "local"):
+        raise InputError("--record-timeout must be positive and goes with a Dask --executor")
+    if decision and (cfg.shard or cfg.executor != "local"):   # one process: merge and workers know repo cases only
+        raise InputError("--shard and --executor run repo cases only; a decision bench runs in this process")
     if cfg.baseline is not None and cfg.baseline not in cfg.modes:
         raise InputError(f"--baseline {cfg.baseline!r} is not one of --modes")
     urls: dict[str, str | None] = {}
@@ -161,7 +176,9 @@ class _Pool:
     """Workers pulling jobs in plan order until the queue is empty or the cost limit stops the run."""
 
     def __init__(self, jobs: list[Job], previous: dict[tuple[Any, ...], dict[str, Any]], policy: AttemptPolicy,
-                 checkpoint: Path, progress: Callable[[int, int, dict[str, Any]], None] | None) -> None:
+                 checkpoint: Path, progress: Callable[[int, int, dict[str, Any]], None] | None,
+                 runner: JobRunner = run_job) -> None:
+        self.runner = runner
         self.queue = deque(jobs)
         self.total = len(jobs)
         self.previous = previous
@@ -179,7 +196,7 @@ class _Pool:
                 if not self.queue or self.cancelled or self.policy.ledger.stopped is not None:
                     return
                 job = self.queue.popleft()
-            record = run_job(job, self.policy, self.previous.get(job.key))
+            record = self.runner(job, self.policy, self.previous.get(job.key))
             with self.lock:
                 if record is None:
                     self.refused.append(job)
@@ -250,11 +267,35 @@ def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run:
                 "mode_budgets": {m: decision_budget(m, cfg.config) for m in cfg.modes},
                 "mode_orders": {f"{r['case']}#{r['run']}": r["order"] for r in records if r.get("order")},
                 "comparisons": []}
-    arms: list[str | None] = list(models) or [None]
-    return {"kind": "repo", **rules, "metrics": compute_metrics(records, cs.truth, not_run),
-            "comparisons": compare_modes(records, cs.truth, cfg.baseline, seed=cfg.seed, resamples=RESAMPLES)
-            if cfg.baseline else [],
-            "questions": answer_questions(cs.rules, records, cs.truth, arms, REPO_METRICS) if cs.rules else []}
+    return repo_outcome(records, cs.truth, not_run, baseline=cfg.baseline, seed=cfg.seed, rules=cs.rules,
+                        rules_path=str(cfg.rules or default_rules_path()), models=list(models))
+
+
+def _executor(cfg: BenchConfig) -> contextlib.AbstractContextManager[JobRunner]:
+    """Where records run: threads of this process, or a Dask cluster (the optional `distributed` extra)."""
+    if cfg.executor == "local":
+        return contextlib.nullcontext(run_job)
+    try:
+        from showcause.bench.dask_exec import dask_runner
+    except ImportError:
+        raise InputError(f"--executor {cfg.executor}: Dask is not installed "
+                         "(pip install 'showcause[distributed]')") from None
+    return dask_runner(cfg.executor, cfg.record_timeout)
+
+
+def _provenance(cfg: BenchConfig, identity: dict[str, Any], urls: dict[str, str | None], isolation: str | None,
+                limiter: RateLimiter | None, wall: float) -> dict[str, Any]:
+    return {
+        "case_set": identity["case_set"], "version": __version__, "git": git_state(),
+        "modes": list(cfg.modes), "models": list(identity["models"]), "runs": cfg.runs,
+        "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
+        "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
+        "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
+        "concurrency": cfg.concurrency, "process_slots": process_slots(), "isolation": isolation,
+        "max_rpm": cfg.max_rpm,
+        "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
+        "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve, "wall_seconds": wall,
+    }
 
 
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
@@ -269,10 +310,13 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
                             runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)
     if cs.decision:   # the recorded mode orders come from the seed: a resume must keep it
         identity["mode_order_seed"] = cfg.seed
+    # A shard resumes only as the same shard; an unsharded run.json has no key, which matches None.
+    identity["shard"] = f"{cfg.shard[0]}/{cfg.shard[1]}" if cfg.shard else None
     cfg.out.mkdir(parents=True, exist_ok=True)
     latest = _read_checkpoint(cfg.out, identity, cfg.resume)
-    plan = plan_decisions(cs.cases, cfg.modes, models, cfg.runs, cfg.seed) if cs.decision else \
+    full = plan_decisions(cs.cases, cfg.modes, models, cfg.runs, cfg.seed) if cs.decision else \
         _plan(cs.cases, cfg, models)
+    plan = [j for j in full if in_shard(j.key, cfg.shard)]
     planned = {j.key for j in plan}
     # Successes and non-transient failures are final; transient failures run again, carrying their attempts.
     kept = {k: r for k, r in latest.items() if k in planned and (r["status"] == "ok" or not is_transient(r["error"]))}
@@ -285,30 +329,20 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
                            unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter, limits=limits,
                            isolation=cfg.isolation)
-    pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress)
-    started = time.monotonic()
-    pool.run(cfg.concurrency)
-    wall = round(time.monotonic() - started, 2)
+    with _executor(cfg) as runner:   # a cluster's start and stop are not the bench's wall time
+        started = time.monotonic()
+        pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress, runner)
+        pool.run(cfg.concurrency)
+        wall = round(time.monotonic() - started, 2)
     finished = {record_key(r): r for r in [*kept.values(), *again.values(), *pool.records]}
-    order = {j.key: i for i, j in enumerate(plan)}
-    records = sorted(finished.values(), key=lambda r: order[record_key(r)])
-    not_run = [{"case": j.case.id, "mode": j.mode, "model": j.model, "run": j.run} for j in plan
-               if j.key not in finished]
-    results = {
-        "case_set": identity["case_set"], "version": __version__, "git": git_state(),
-        "modes": list(cfg.modes), "models": list(models), "runs": cfg.runs,
-        "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
-        "budgets": identity["budgets"], "prompt_hashes": identity["prompt_hashes"],
-        "seed": cfg.seed, "baseline": cfg.baseline, "retries": cfg.retries, "retry_backoff_s": cfg.backoff_s,
-        "concurrency": cfg.concurrency, "process_slots": process_slots(), "isolation": cs.isolation,
-        "max_rpm": cfg.max_rpm,
-        "rate_limit_waited_s": round(limiter.waited_s, 3) if limiter else None,
-        "max_cost_usd": cfg.max_cost, "unpriced_reserve_usd": cfg.unpriced_reserve,
-        "wall_seconds": wall, "expected_records": len(plan), "stopped": ledger.stopped, "not_run": not_run,
-        "spend": ledger.totals(), "records": records, **_outcome(cs, cfg, records, not_run, models),
-        "truth": cs.truth,
-    }
+    provenance = _provenance(cfg, identity, urls, cs.isolation, limiter, wall)
+    results = assemble_results(provenance, list(finished.values()), [j.key for j in plan], cs.truth,
+                               stopped=ledger.stopped, spend=ledger.totals(),
+                               outcome=lambda records, not_run: _outcome(cs, cfg, records, not_run, models))
     if cs.decision:
-        results["review_sheet_rows"] = export_sheet(records, cs.truth, cfg.out, cfg.seed)
+        results["review_sheet_rows"] = export_sheet(results["records"], cs.truth, cfg.out, cfg.seed)
+    if cfg.shard:   # what `bench merge` checks: the same whole plan, and which slice of it this is
+        results["shard"] = {"index": cfg.shard[0], "count": cfg.shard[1], "plan": [list(j.key) for j in full],
+                            "plan_digest": plan_digest([j.key for j in full]), "identity": identity}
     _atomic_write(cfg.out / "results.json", json.dumps(results, indent=2))
     return results

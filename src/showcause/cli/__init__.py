@@ -10,10 +10,12 @@ import typer
 from showcause.cli import bench as _bench  # noqa: F401  (registers its commands)
 from showcause.cli import bench_decision as _bench_decision  # noqa: F401  (registers its commands)
 from showcause.cli import ci as _ci  # noqa: F401  (registers its commands)
+from showcause.cli import doctor as _doctor  # noqa: F401  (registers its commands)
 from showcause.cli import mcp as _mcp  # noqa: F401  (registers its command)
 from showcause.cli import outcomes as _outcomes  # noqa: F401  (registers its commands)
 from showcause.cli import quorum as _quorum  # noqa: F401  (registers its commands)
 from showcause.cli import review as _review  # noqa: F401  (registers its commands)
+from showcause.cli import shards as _shards  # noqa: F401  (registers its commands)
 from showcause.cli.app import app
 from showcause.core.errors import Interrupted, exit_status
 from showcause.core.hostproc import sanitize_process_path

@@ -13,7 +13,7 @@ from showcause import service
 from showcause.cli.app import ConfigOpt, IsolationOpt, app, cases_app, fail
 from showcause.core.errors import ShowcauseError, exit_status
 
-__all__ = ["bench_app"]   # commands register themselves on the app
+__all__ = ["bench_app", "render_outputs"]   # commands register themselves on the app
 
 
 class _BenchGroup(TyperGroup):
@@ -25,8 +25,9 @@ class _BenchGroup(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-bench_app = typer.Typer(cls=_BenchGroup, help="Benchmark judges on labelled cases (`bench DIR`), read a filled "
-                        "review sheet back (`bench ingest`), put runs side by side (`bench compare`).")
+bench_app = typer.Typer(cls=_BenchGroup, help="Benchmark judges on labelled cases (`bench DIR`), merge the "
+                        "shards of one (`bench merge`), read a filled review sheet back (`bench ingest`), put runs "
+                        "side by side (`bench compare`).")
 app.add_typer(bench_app, name="bench")
 
 
@@ -89,7 +90,7 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
-# long: its signature is the 19 typer options of `showcause bench` (one line each); the body is ~45 lines
+# long: its signature is the 22 typer options of `showcause bench` (one line each); the body is ~45 lines
 @bench_app.command("run")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
@@ -119,25 +120,34 @@ def bench(
                                       "case and run, and of the review sheet's item ids.")] = 42,
     rules: Annotated[Path | None, typer.Option("--rules", help="Pre-registered questions and labels (TOML); "
                                                "decision cases default to bench_rules/decision.toml.")] = None,
+    shard: Annotated[str | None, typer.Option("--shard", help="I/N: run only slice I of N of the planned records "
+                                              "(by record identity); join them with `bench merge`.")] = None,
+    executor: Annotated[str, typer.Option("--executor", help="local (default), dask://HOST:PORT (a Dask "
+                                          "scheduler) or dask-local:N (a local cluster of N workers).")] = "local",
+    record_timeout: Annotated[float | None, typer.Option("--record-timeout", help="Seconds per record on a Dask "
+                                                         "worker; its process group is killed after.")] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
 
     Exit 0 when every planned review ran (failed reviews included), 2 bad input or a refused --resume,
     3 stopped at --max-cost (partial results written; raise the limit and --resume).
+    `showcause bench merge SHARD_DIR... --out DIR` joins the outputs of `--shard` runs.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from showcause.bench.report import import_plotting
-    from showcause.bench.runner import EXIT_STOPPED, BenchConfig, run_bench
+    from showcause.bench.runner import BenchConfig, run_bench
+    from showcause.bench.shard import parse_shard
 
     modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
     models = tuple(m.strip() for m in model or [] if m.strip())
-    cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
-                      base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
-                      max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
-                      isolation=isolation, rules=rules)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
+        cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
+                          base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
+                          max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
+                          isolation=isolation, rules=rules, shard=parse_shard(shard), executor=executor,
+                          record_timeout=record_timeout)
         with Progress(*columns, transient=True, refresh_per_second=2) as bar:
             task = bar.add_task("reviews", total=None)
 
@@ -154,8 +164,17 @@ def bench(
              *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
              "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
              *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
-             "--seed", str(seed), *([f"--rules {rules}"] if rules else []), "--out", str(out)]
-    _write_outputs(results, " ".join(parts), out)
+             "--seed", str(seed), *([f"--rules {rules}"] if rules else []), *([f"--shard {shard}"] if shard else []),
+             *([f"--executor {executor}"] if executor != "local" else []), "--out", str(out)]
+    render_outputs(results, " ".join(parts), out)
+
+
+def render_outputs(results: dict[str, Any], command: str, out: Path) -> None:
+    """report.md (and, for repo cases, the plot) in `out`, one line per arm and per question, and exit 3
+    after a --max-cost stop."""
+    from showcause.bench.runner import EXIT_STOPPED
+
+    _write_outputs(results, command, out)
     typer.echo(f"wall time {results['wall_seconds']} s; report: {out / 'report.md'}")
     stopped = results["stopped"]
     if stopped:

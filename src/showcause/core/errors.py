@@ -17,6 +17,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      ├── PeerAborted                    ABORTED
      ├── ReviewTimeout                  TIMEOUT
      │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
+     ├── ToolchainUnavailable           TOOLCHAIN_UNAVAILABLE
      └── ProviderError                  PROVIDER_ERROR
           ├── ConfigError               CONFIG_ERROR
           ├── ProviderHTTPError         PROVIDER_HTTP_ERROR
@@ -71,6 +72,7 @@ __all__ = [
     "SandboxUnavailable",
     "ShowcauseError",
     "ToolArgumentError",
+    "ToolchainUnavailable",
     "exit_status",
 ]
 
@@ -245,6 +247,13 @@ class PeerAborted(ShowcauseError):
     code = "ABORTED"
 
 
+# -- installing the toolchain (`showcause setup`) -------------------------------------------------------
+class ToolchainUnavailable(ShowcauseError):
+    """`showcause setup` could not install the pinned toolchain (no npm, offline, or npm failed)."""
+
+    code = "TOOLCHAIN_UNAVAILABLE"
+
+
 class Interrupted(BaseException):
     """SIGINT or SIGTERM arrived: every sandboxed process is already killed; unwind and exit 128 + signal.
 
@@ -289,6 +298,7 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     GithubApiError.code: EXIT_INCONCLUSIVE,
     QuorumConfigError.code: EXIT_BAD_INPUT,
     PeerAborted.code: EXIT_INCONCLUSIVE,
+    ToolchainUnavailable.code: EXIT_INCONCLUSIVE,
 })
 
 

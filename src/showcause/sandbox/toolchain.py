@@ -1,4 +1,8 @@
-"""The npm-installed toolchain (`toolchain/`): the TypeScript compiler, and a pinned node for pyright."""
+"""The npm-installed toolchain: the TypeScript compiler, and a pinned node for pyright.
+
+In a checkout it is `toolchain/node_modules` (`make setup`); an installed package has none, and uses the
+one `showcause setup` installs into the cache (`<cache>/toolchain`, see sandbox/toolchain_setup.py).
+"""
 
 from __future__ import annotations
 
@@ -9,15 +13,29 @@ import sys
 from functools import cache
 from pathlib import Path
 
+from showcause.core.cachedir import cache_root
 from showcause.core.hostproc import HOST_CWD, host_env, which
 
-__all__ = ["node_modules", "pyright_node", "test_node_options", "tsc_native", "tsc_path", "v8_flags"]
+__all__ = ["cached_toolchain", "checkout_toolchain", "node_modules", "pyright_node", "test_node_options",
+           "tsc_native", "tsc_path", "v8_flags"]
 
 _NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
 
+def checkout_toolchain() -> Path:
+    """`toolchain/` of the checkout this package runs from (absent in an installed package)."""
+    return Path(__file__).resolve().parents[3] / "toolchain"
+
+
+def cached_toolchain() -> Path:
+    """Where `showcause setup` installs the toolchain: beside the other caches, per user."""
+    return cache_root() / "toolchain"
+
+
 def node_modules() -> Path:
-    return Path(__file__).resolve().parents[3] / "toolchain" / "node_modules"
+    """The checkout's toolchain when there is one, else the cache's (which may not be installed yet)."""
+    own = checkout_toolchain() / "node_modules"
+    return own if own.is_dir() else cached_toolchain() / "node_modules"
 
 
 def _arch() -> str:

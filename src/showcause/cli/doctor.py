@@ -1,0 +1,43 @@
+"""`showcause doctor` (what this host gives a review) and `showcause setup` (the toolchain, once)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from showcause import service
+from showcause.cli.app import app, fail
+from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError, exit_status
+
+__all__: list[str] = []   # commands register themselves on the app
+
+
+@app.command("doctor")
+def doctor() -> None:
+    """One screen: isolation, node/npm, pyright, tsc, pytest and the cache, each with its fix when missing.
+
+    Exit 0 when a review can run here, 3 when not (no isolation that hides the host).
+    """
+    checks = service.doctor_checks()
+    for c in checks:
+        typer.echo(f"{'ok ' if c.ok else 'MISSING' if c.required else 'no '} {c.name:10} {c.detail}")
+        if not c.ok and c.fix:
+            typer.echo(f"{'':12}fix: {c.fix}")
+    blocked = [c.name for c in checks if c.required and not c.ok]
+    typer.echo(f"reviews cannot run here: {', '.join(blocked)} missing" if blocked else "a review can run here")
+    raise typer.Exit(EXIT_INCONCLUSIVE if blocked else 0)
+
+
+@app.command("setup")
+def setup(
+    force: Annotated[bool, typer.Option("--force", help="Reinstall even when the pinned toolchain is there.")] = False,
+) -> None:
+    """Install the pinned toolchain (TypeScript, and node for pyright) with npm into the cache, once.
+
+    Idempotent; exit 3 with the fix when npm is missing or the registry cannot be reached.
+    """
+    try:
+        typer.echo(service.setup_toolchain(force))
+    except ShowcauseError as exc:
+        fail(exc.message, exit_status(exc))
