@@ -22,8 +22,8 @@ RANKS = {
     "symbols": 3,
     "analysis": 4,
     "tools": 5,
-    "evidence": 6,
-    "judges": 7, "render": 7, "quorum": 7,
+    "evidence": 6, "quorum": 6,   # the quorum mode of `review` (judges) runs the quorum's sources
+    "judges": 7, "render": 7,
     "service": 8,
     "bench": 9, "mcpserver": 9, "ci": 9,
     "cli": 10,   # the command line hosts every front end: `showcause mcp` starts the MCP server

@@ -62,10 +62,10 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_each_input_kind_has_its_own_modes_and_the_decision_modes_have_their_own_names():
     assert MODES.names() == ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
-                             "blind_first", "decision_blind_first", "decision_proposal_first",
+                             "blind_first", "quorum", "decision_blind_first", "decision_proposal_first",
                              "decision_proposal_first_2pass", "decision_independent_only", "decision_decision_judge"]
     assert mode_names(CODE_CHANGE) == ["mechanical", "evidence_gate", "decision_judge", "proposal_first",
-                                       "proposal_first_2pass", "blind_first"]
+                                       "proposal_first_2pass", "blind_first", "quorum"]
     assert mode_names(DECISION) == ["blind_first", "proposal_first"]   # `--mode` with --decision: the CLI contract
     assert mode_names(DECISION, bench=True) == ["blind_first", "proposal_first", "proposal_first_2pass",
                                                 "independent_only", "decision_judge"]   # `showcause bench` too
@@ -92,7 +92,7 @@ def test_what_each_spec_declares():
         "mechanical": (False, 0, None, ("search", "find_symbol", "run_test", "typecheck")),
         "evidence_gate": (True, 1, "review", six), "decision_judge": (True, 1, "review", ()),
         "proposal_first": (True, 1, "review", ()), "proposal_first_2pass": (True, 2, "review", ()),
-        "blind_first": (True, 1, "blind_review", six),
+        "blind_first": (True, 1, "blind_review", six), "quorum": (True, 1, "review", six),
         "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ()),
         # The decision bench's arms: one review budget each, whatever number of calls they make in it.
         "decision_proposal_first_2pass": (True, 1, "review", ()), "decision_independent_only": (True, 1, "review", ()),
@@ -194,7 +194,9 @@ def test_a_plugin_cannot_take_a_cli_name_or_a_default(plugins: None):
 def test_cli_review_of_a_change(mode: str):
     proc = _cli("review", "--case", str(DEMO), "--mode", mode, "--format", "json")
     assert proc.returncode == EXIT_BAD_INPUT and proc.stdout == ""
-    assert f"mode {mode!r} needs a model: --model provider:model" in proc.stderr
+    # The quorum's members come from its configuration, not from --model.
+    needed = "needs models: --quorum FILE" if mode == "quorum" else "needs a model: --model provider:model"
+    assert f"mode {mode!r} {needed}" in proc.stderr
 
 
 @pytest.mark.parametrize("mode", DECISION_MODELS)

@@ -104,14 +104,17 @@ def review(
     blindness_leak: Annotated[float | None, typer.Option("--blindness-leak", help="Blindness refusal threshold "
                                                          "for blind modes (default: the policy's blindness_leak, "
                                                          "0.5).")] = None,
+    quorum: Annotated[Path | None, typer.Option("--quorum", help="--mode quorum: the quorum configuration (JSON, "
+                                                "or TOML with [quorum]); else the [quorum] table of --config.")
+                      ] = None,
 ) -> None:
     """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE.
 
     With --decision: exit 0 for any completed verdict, 1 only with --fail-on, 2 bad input, 3 failed review.
     """
     if decision is not None:
-        if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan, python)):
-            fail("--decision takes no --case, --repo, --diff, --base, --head, --task, --plan or --python")
+        if any(x is not None for x in (case, repo, diff, base, head, task, task_file, plan, python, quorum)):
+            fail("--decision takes no --case, --repo, --diff, --base, --head, --task, --plan, --python or --quorum")
         if output is not None and not output.parent.is_dir():
             fail(f"--output directory {output.parent} does not exist")
         try:
@@ -132,7 +135,8 @@ def review(
         result = service.review_change(
             ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head),
             ReviewOptions(mode=mode, model=model, base_url=base_url, config=config, isolation=isolation, task=task,
-                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak, python=python))
+                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak, python=python,
+                          quorum=quorum))
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from showcause.core.claims import Claim, FinalAnswer
 from showcause.evidence.ledger import Ledger
 from showcause.judges.contract import Mode
+
+if TYPE_CHECKING:   # loaded only by the quorum mode (it brings the HTTP clients)
+    from showcause.quorum.peers import Peers
 
 __all__ = ["Judge", "JudgeAnswer", "ReviewRequest"]
 
@@ -26,6 +29,7 @@ class ReviewRequest:
     risk_level: str = ""
     blindness_warn: float | None = None  # thresholds of the blindness check (judges/blindness.py);
     blindness_leak: float | None = None  # None: the policy's `[review]` keys
+    quorum: Peers | None = None          # `--mode quorum`: its members (--quorum FILE or [quorum] of --config)
 
     @classmethod
     def from_case_input(cls, fields: dict[str, Any], *, task: str | None = None, plan: str | None = None,

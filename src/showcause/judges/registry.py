@@ -36,6 +36,7 @@ _BUILTINS = {
     "proposal_first": "showcause.judges.change_modes:ProposalFirstJudge",
     "proposal_first_2pass": "showcause.judges.change_modes:ProposalFirst2PassJudge",
     "blind_first": "showcause.judges.blind:BlindFirstJudge",
+    "quorum": "showcause.judges.quorum_mode:QuorumJudge",
     "decision_blind_first": "showcause.judges.decision_modes:DecisionBlindFirst",
     "decision_proposal_first": "showcause.judges.decision_modes:DecisionProposalFirst",
     "decision_proposal_first_2pass": "showcause.judges.decision_arms:DecisionProposalFirst2Pass",

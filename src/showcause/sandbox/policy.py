@@ -14,7 +14,11 @@ from showcause.core.errors import InputError
 from showcause.sandbox.levels import SAFE_LEVELS
 from showcause.sandbox.policy_model import SECTIONS, Policy, Tighten, tightening, users_own
 
-__all__ = ["Policy", "default_policy_path", "load_policy", "tighter_only"]
+__all__ = ["FOREIGN_TABLES", "Policy", "default_policy_path", "load_policy", "tighter_only"]
+
+# Top-level tables of a --config file that are not the sandbox policy's: the policy loader leaves them to
+# their readers (`[quorum]`: the sources of `showcause ask` and `review --mode quorum`, docs/quorum.md).
+FOREIGN_TABLES = ("quorum",)
 
 
 def _tighter(rule: Tighten, old: Any, new: Any) -> bool:
@@ -67,6 +71,8 @@ def load_policy(*overrides: Path | Mapping[str, Any]) -> Policy:
     policy = Policy().merged(_read_toml(path), str(path))
     for item in overrides:
         doc = _read_toml(item) if isinstance(item, Path) else item
+        # Tables other parts of showcause read from the same --config file (the quorum's sources): not policy.
+        doc = {k: v for k, v in doc.items() if not (k in FOREIGN_TABLES and isinstance(v, Mapping))}
         origin = str(item) if isinstance(item, Path) else "config"
         wrapped = doc.get("sandbox")
         own = SECTIONS["sandbox"].model_fields

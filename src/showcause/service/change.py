@@ -8,10 +8,12 @@ snapshot, a tool context or a request itself.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from showcause.core.errors import NothingToReview
+from showcause.core.errors import InputError, ModelRequired, NothingToReview
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blindness import thresholds
@@ -20,6 +22,9 @@ from showcause.judges.registry import default_mode as registry_default
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.service.telemetry import change_record, log_review, telemetry_path
+
+if TYPE_CHECKING:   # the quorum (and httpx) load only for --mode quorum
+    from showcause.quorum import Peers
 
 __all__ = ["ChangeSource", "ReviewOptions", "default_mode", "review_change"]
 
@@ -60,6 +65,26 @@ class ReviewOptions:
     blindness_leak: float | None = None
     eager_base: bool = True
     python: Path | None = None     # the project's interpreter (`--python`); None: found as docs/sandbox.md says
+    quorum: Path | None = None     # `--mode quorum`: its configuration (else the [quorum] table of `config`)
+
+
+_QUORUM_MODE = "quorum"   # the mode whose members come from a quorum configuration (judges/quorum_mode.py)
+
+
+def _quorum(options: ReviewOptions) -> Peers | None:
+    """The members of `--mode quorum`, loaded (and checked: exit 2) before anything else runs."""
+    if options.mode != _QUORUM_MODE:
+        if options.quorum is not None:
+            raise InputError(f"--quorum is for --mode {_QUORUM_MODE} (or `showcause ask`)")
+        return None
+    if options.model is not None:
+        raise InputError(f"--mode {_QUORUM_MODE} takes its models from the quorum configuration, not --model")
+    if options.quorum is None and options.config is None and not os.environ.get("PEER_REVIEW_CONFIG"):
+        raise ModelRequired(f"mode {_QUORUM_MODE!r} needs models: --quorum FILE, or --config FILE with a [quorum] "
+                            "table")
+    from showcause.service.quorum import load_quorum
+
+    return load_quorum(options.quorum, config=options.config if options.quorum is None else None)
 
 
 def default_mode(model: str | None, input_kind: InputKind = CODE_CHANGE) -> str:
@@ -73,6 +98,7 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
     its probes is an INCONCLUSIVE result with an error code, never a pass."""
     options = options or ReviewOptions()
     thresholds(options.blindness_warn, options.blindness_leak)   # checked before the trees are copied
+    peers = _quorum(options)
     log = telemetry_path(options.config)
     with open_snapshot(case=source.case, repo=source.repo, diff=source.diff, base=source.base,
                        head=source.head) as snap:
@@ -89,6 +115,8 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
                                                 plan=options.plan, model=options.model,
                                                 base_url=options.base_url)
         request.blindness_warn, request.blindness_leak = options.blindness_warn, options.blindness_leak
+        if peers is not None:
+            request.quorum, request.model = peers, _QUORUM_MODE
         result = run_review(ctx, options.mode, request)   # no mode: the default the specs declare
     log_review(log, change_record(result, source.kind, options.model), result.meta)
     return result
