@@ -16,6 +16,7 @@ from llm_servers import AnthropicServer, OpenAIServer, start_server, turn
 from quorum_servers import SourceSpec, config_for
 from showcause import service
 from showcause.core.errors import InputError
+from showcause.sandbox.policy import load_policy
 from showcause.service import ChangeSource, ReviewOptions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -153,3 +154,26 @@ def test_quorum_options_are_checked_before_any_work(tmp_path: Path):
                                                                      quorum=tmp_path / "q"))
     proc = _cli("review", "--case", str(KEEP), "--mode", "quorum", "--quorum", str(tmp_path / "missing.json"))
     assert proc.returncode == 2 and "QUORUM_CONFIG" not in proc.stdout and "cannot read" in proc.stderr
+
+
+def test_no_member_answering_is_inconclusive_and_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    a = start_server(OpenAIServer, [turn(content=json.dumps(NOTHING))])
+    try:
+        path = _config(tmp_path, [SourceSpec("a", a, 1, 1)], {"tier1": 1})
+        monkeypatch.delenv("QUORUM_TEST_KEY")
+        result = _review(KEEP, path)
+        contacted = a.posts()
+    finally:
+        a.stop()
+    assert contacted == [] and result.verdict == "INCONCLUSIVE"
+    assert result.error == {"code": "PROVIDER_ERROR", "message": "no quorum member answered (a: CONFIG_ERROR)"}
+    assert [(m["name"], m["status"]) for m in result.meta["quorum"]["members"]] == [("a", "unavailable")]
+
+
+def test_the_policy_loader_leaves_the_quorum_table_to_its_reader(tmp_path: Path):
+    path = tmp_path / "c.toml"
+    path.write_text('[quorum]\narbiter = "a"\n[review]\nmax_tool_calls = 4\n', encoding="utf-8")
+    assert load_policy(path).review.max_tool_calls == 4
+    path.write_text('[quorums]\narbiter = "a"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="unknown sandbox policy section 'quorums'"):
+        load_policy(path)

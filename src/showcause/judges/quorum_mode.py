@@ -26,7 +26,7 @@ from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.budget import Budget
 from showcause.judges.contract import ModeSpec, model_budget
 from showcause.judges.loop import run_tool_loop
-from showcause.judges.mechanical import MODEL_FAILURES, Probes, probe_claims, run_probes
+from showcause.judges.mechanical import MODEL_FAILURES, Probes, probe_claims, probes_after_model_failure, run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message
 from showcause.quorum.config import Source
@@ -146,9 +146,6 @@ class QuorumJudge:
         required = int(thresholds[tiers[-1]])
         gated = _gated(members, ledger)
         found = findings(gated, required)
-        if not gated and not probe_claims(probes):
-            errors = ", ".join(f"{m.source.name}: {m.error}" for m in members)
-            raise ProviderError(f"no quorum member answered ({errors})")
         keep = [f for f in found if f.validated or f.agreeing_weight >= required]
         verdicts = {g.name: most_severe([c.verdict for c in g.gated]) for g in gated}
         usage, cost = _summed(members)
@@ -159,6 +156,13 @@ class QuorumJudge:
             "tiers": tiers, "required_weight": required, "effective_votes": effective_votes(gated, found),
             "members": [m.report(verdicts.get(m.source.name)) for m in members],
             "findings": [_finding_report(f, f in keep) for f in found], "cost": _cost(members)}}
+        if not gated:   # as evidence_gate whose model failed: the probes' floor, else INCONCLUSIVE
+            errors = ", ".join(f"{m.source.name}: {m.error}" for m in members)
+            exc = ProviderError(f"no quorum member answered ({errors})")
+            exc.meta.update(meta)   # a failed review still says which member failed how
+            failed = probes_after_model_failure(exc, probes)
+            failed.meta.update(meta)
+            return failed
         answer = JudgeAnswer(FinalAnswer(summary=summary, claims=[f.lead.claim for f in keep]),
                              model="quorum:" + ",".join(m.source.name for m in members if m.status == "ok"),
                              usage=usage, cost_usd=cost, prompts={_PROMPT: digest}, meta=meta)
