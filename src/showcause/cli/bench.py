@@ -126,6 +126,9 @@ def bench(
                                           "scheduler) or dask-local:N (a local cluster of N workers).")] = "local",
     record_timeout: Annotated[float | None, typer.Option("--record-timeout", help="Seconds per record on a Dask "
                                                          "worker; its process group is killed after.")] = None,
+    write_weights: Annotated[Path | None, typer.Option("--write-weights", help="Also write each model's measured "
+                                                       "block precision, as quorum weights, to this JSON file.")
+                             ] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
 
@@ -166,6 +169,14 @@ def bench(
              *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
              "--seed", str(seed), *([f"--rules {rules}"] if rules else []), *([f"--shard {shard}"] if shard else []),
              *([f"--executor {executor}"] if executor != "local" else []), "--out", str(out)]
+    if write_weights is not None:
+        from showcause.bench.weights import write_weights as write
+
+        try:
+            write(write_weights, results["records"], results["truth"])
+        except ShowcauseError as exc:
+            fail(exc.message, exit_status(exc))
+            return
     render_outputs(results, " ".join(parts), out)
 
 
