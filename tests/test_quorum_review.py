@@ -107,6 +107,8 @@ def test_tier_two_is_never_contacted_when_tier_one_agrees_on_a_validated_block(t
     assert [(f["members"], f["validated"], f["certainty"]) for f in quorum["findings"]] == [(["a", "b"], True, 1.0)]
     assert quorum["effective_votes"] == 1 and quorum["required_weight"] == 2
     assert result.verdict == "MODIFY" and result.meta["model"] == "quorum:a,b"
+    assert result.summary == ("Quorum of 2 answering member(s) over tier(s) 1 (1 independent vote(s), 2x one "
+                              "member's tokens): 1 validated finding(s), 0 finding(s) reported by agreement.")
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

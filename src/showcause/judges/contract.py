@@ -55,6 +55,7 @@ class ModeSpec:
     ``budget`` names the policy's budget group it reads (`BUDGET_GROUPS`), None for none. ``default_for``
     is the situation, within its input kind, where it runs when `--mode` is not given. ``bench_only``: only
     `showcause bench` runs it (an arm that exists to answer a benchmark question); `review --mode` refuses it.
+    ``model_option`` is the command-line option that gives a mode that needs a model its model(s).
     """
 
     name: str
@@ -67,6 +68,7 @@ class ModeSpec:
     default_for: DefaultFor | None = None
     cli_name: str = ""
     bench_only: bool = False
+    model_option: str = "--model"   # the option that gives it its model(s): `--quorum` for the quorum mode
 
     def __post_init__(self) -> None:
         if not self.name or not self.description:

@@ -116,7 +116,7 @@ def _finding_report(f: Finding, reported: bool) -> dict[str, Any]:
 
 class QuorumJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="quorum", tools=BUILTIN_TOOLS,
+        name="quorum", tools=BUILTIN_TOOLS, model_option="--quorum",
         description="The sources of a quorum configuration (--quorum FILE, or [quorum] in --config) each run "
                     "evidence_gate over one shared ledger, lowest tier first; a validated finding blocks on its "
                     "own, other findings are merged by artifact identity and reported when their members weigh "
@@ -149,13 +149,15 @@ class QuorumJudge:
         keep = [f for f in found if f.validated or f.agreeing_weight >= required]
         verdicts = {g.name: most_severe([c.verdict for c in g.gated]) for g in gated}
         usage, cost = _summed(members)
-        summary = (f"Quorum of {len(gated)} answering member(s) over tier(s) {', '.join(map(str, tiers))}: "
-                   f"{sum(f.validated for f in keep)} validated finding(s), "
+        votes, cost_report = effective_votes(gated, found), _cost(members)
+        ratio = "" if cost_report["ratio"] is None else f", {cost_report['ratio']:g}x one member's tokens"
+        summary = (f"Quorum of {len(gated)} answering member(s) over tier(s) {', '.join(map(str, tiers))} "
+                   f"({votes} independent vote(s){ratio}): {sum(f.validated for f in keep)} validated finding(s), "
                    f"{sum(not f.validated for f in keep)} finding(s) reported by agreement.")
         meta = {"quorum": {
-            "tiers": tiers, "required_weight": required, "effective_votes": effective_votes(gated, found),
+            "tiers": tiers, "required_weight": required, "effective_votes": votes,
             "members": [m.report(verdicts.get(m.source.name)) for m in members],
-            "findings": [_finding_report(f, f in keep) for f in found], "cost": _cost(members)}}
+            "findings": [_finding_report(f, f in keep) for f in found], "cost": cost_report}}
         if not gated:   # as evidence_gate whose model failed: the probes' floor, else INCONCLUSIVE
             errors = ", ".join(f"{m.source.name}: {m.error}" for m in members)
             exc = ProviderError(f"no quorum member answered ({errors})")

@@ -147,7 +147,7 @@ def modes_text() -> str:
     for kind, title in ((CODE_CHANGE, "A change (--case, --repo)"), (DECISION, "A decision (--decision FILE)")):
         out.append(f"{title}:")
         for spec in (m.spec for m in all_modes() if m.spec.input == kind):
-            facts = ["needs --model" if spec.needs_model else "no model",
+            facts = [f"needs {spec.model_option}" if spec.needs_model else "no model",
                      f"tools: {', '.join(spec.tools) or 'none'}"]
             if spec.default_for is not None:
                 facts.append(f"the default {_DEFAULT_LABEL[spec.default_for]}")
