@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from builders import make_case
+from showcause.bench.runner import BenchConfig, run_bench
 from showcause.bench.weights import block_precision
+from showcause.core.errors import InputError
 
 NO_CHECKS = {"tests": [], "typecheck": "none"}
 MODIFY = json.dumps({"summary": "s", "claims": [{"claim": "the change is wrong", "evidence_refs": [],
@@ -56,3 +60,9 @@ def test_block_precision_counts_successful_blocks_only():
     assert block_precision(records, truth) == {"m": {"reviews": 4, "blocks": 3, "right_blocks": 2,
                                                      "block_precision": 0.6667, "modes": ["quorum"], "weight": 7}}
     assert block_precision([{**records[2], "model": "k"}], truth)["k"]["weight"] is None   # never blocked
+
+
+def test_bench_refuses_a_mode_whose_models_are_not_given_by_model(tmp_path: Path):
+    with pytest.raises(InputError, match="bench cannot run mode 'quorum' yet: its models come from --quorum"):
+        run_bench(BenchConfig(tmp_path, ("quorum",), 1, 1, tmp_path / "o", models=("scripted:x.json",)))
+    assert not (tmp_path / "o").exists()

@@ -85,6 +85,9 @@ def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
     for mode in cfg.modes:   # an unknown mode: InputError naming the modes of the case set's kind
         declared = (decision_mode(mode, has_model=bool(cfg.models), bench=True) if decision
                     else judge_mode(mode, has_model=bool(cfg.models))).spec
+        if declared.needs_model and declared.model_option != "--model":
+            raise InputError(f"bench cannot run mode {mode!r} yet: its models come from {declared.model_option}, "
+                             "not --model")
         if declared.needs_model:
             require_model(declared, cfg.models[0] if cfg.models else None)
         needs_model = needs_model or declared.needs_model
