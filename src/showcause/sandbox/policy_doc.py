@@ -120,6 +120,8 @@ the key: an unknown section or key, a key outside a section or under another sec
 where it belongs), a value of the wrong type (an integer key refuses `2.5` and `true`) or out of range.
 Older versions read keys flat, straight under `[sandbox]` or at top level: such a key is refused the same
 way, with the section it now goes in. {renamed}
+One top-level table is not the policy's and is left to its reader: `[quorum]`, the sources of `showcause ask`
+and `review --mode quorum` ([quorum.md](quorum.md)), so one `--config` file can hold both.
 
 ```toml
 [search]
