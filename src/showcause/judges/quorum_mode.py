@@ -165,7 +165,8 @@ class QuorumJudge:
             failed = probes_after_model_failure(exc, probes)
             failed.meta.update(meta)
             return failed
-        answer = JudgeAnswer(FinalAnswer(summary=summary, claims=[f.lead.claim for f in keep]),
+        unread = sum(m.answer.claims_dropped for m in members if m.answer is not None)   # beyond the parse cap
+        answer = JudgeAnswer(FinalAnswer(summary=summary, claims=[f.lead.claim for f in keep], claims_dropped=unread),
                              model="quorum:" + ",".join(m.source.name for m in members if m.status == "ok"),
                              usage=usage, cost_usd=cost, prompts={_PROMPT: digest}, meta=meta)
         answer.probe_claims = probe_claims(probes)
