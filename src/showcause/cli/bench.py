@@ -90,7 +90,7 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
-# long: its signature is the 22 typer options of `showcause bench` (one line each); the body is ~45 lines
+# long: its signature is the 23 typer options of `showcause bench` (one line each); the body is ~45 lines
 @bench_app.command("run")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
