@@ -65,7 +65,8 @@ def test_a_slow_reasoner_is_aborted_when_faster_tier_mates_suffice(servers: list
     assert result.to_dict()["quorum"]["sources"][2] == {"name": "reasoner", "model": "reasoner-model",
                                                         "status": "error", "weight": 1, "agreement": None,
                                                         "error": "ABORTED"}
-    assert len(peer_posts(reasoner)) == 1   # asked once, never again
+    # Asked at most once, never again: under load the abort can come before its request reached the server.
+    assert len(peer_posts(reasoner)) <= 1
 
 
 def test_rate_limits_server_errors_and_timeouts_are_itemized(servers: list[ServerBase], tmp_path: Path):

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import typer
 
-from showcause.ci import GithubCiOptions, run_github
 from showcause.cli.app import ConfigOpt, IsolationOpt, PythonOpt, RepoOpt, app, fail
 from showcause.core.errors import ShowcauseError, exit_status
 
@@ -44,6 +43,9 @@ def github(
 
     Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input or environment, 3 INCONCLUSIVE.
     """
+    # Loaded here: httpx and the GitHub client cost every other command's start nothing.
+    from showcause.ci import GithubCiOptions, run_github
+
     options = GithubCiOptions(mode=mode, model=model, base_url=base_url, fail_on=fail_on, config=config,
                               python=python, isolation=isolation, comment=comment,
                               sarif=None if no_sarif else sarif, annotations=annotations, repo=repo, base=base)
