@@ -65,8 +65,8 @@ ENTRY_POINTS = textwrap.dedent('''
 ''')
 BUILTIN_TOOLS = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck"]
 BUILTIN_MODES = ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
-                 "blind_first", "decision_blind_first", "decision_proposal_first", "decision_proposal_first_2pass",
-                 "decision_independent_only", "decision_decision_judge"]
+                 "blind_first", "quorum", "decision_blind_first", "decision_proposal_first",
+                 "decision_proposal_first_2pass", "decision_independent_only", "decision_decision_judge"]
 
 
 def _python(code: str, path: Path) -> subprocess.CompletedProcess[str]:

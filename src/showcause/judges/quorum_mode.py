@@ -15,7 +15,7 @@ was found does not stop it: that is where a stronger model may still find someth
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from showcause.core.claims import FinalAnswer, most_severe
 from showcause.core.errors import ModelRequired, ProviderError, ShowcauseError
@@ -29,9 +29,11 @@ from showcause.judges.loop import run_tool_loop
 from showcause.judges.mechanical import MODEL_FAILURES, Probes, probe_claims, probes_after_model_failure, run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message
-from showcause.quorum.config import Source
-from showcause.quorum.peers import Peers
 from showcause.tools.registry import BUILTIN_TOOLS
+
+if TYPE_CHECKING:   # loaded when a quorum review runs: a mechanical review never loads the peers' clients
+    from showcause.quorum.config import Source
+    from showcause.quorum.peers import Peers
 
 __all__ = ["QuorumJudge"]
 
@@ -123,6 +125,8 @@ class QuorumJudge:
                     "the required weight.")
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer:
+        from showcause.quorum.peers import Peers
+
         peers = request.quorum
         if not isinstance(peers, Peers):
             raise ModelRequired("mode 'quorum' needs a quorum configuration: --quorum FILE or --config FILE "
