@@ -19,12 +19,12 @@ from showcause.core.errors import BudgetExceeded
 from showcause.judges.budget import MIN_COMPLETION, Accountant, estimate_prompt
 from showcause.judges.contract import DECISION, ModeSpec
 from showcause.judges.decision_modes import (
-    OUT_OF_BUDGET,
     VERDICT_RESERVE,
     DecisionOptions,
     Phases,
     ask_json,
     blind_phase,
+    final_verdict,
     one_pass,
     problem_text,
     proposal_text,
@@ -57,12 +57,7 @@ def _two_pass(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> De
     draft = ask_json(session, first, parse_verdict, cap=cap)
     meta["phases"] = 1
     messages = [*first, Message("assistant", draft.model_dump_json()), second]
-    if estimate_prompt(messages) + MIN_COMPLETION > session.tokens_left():
-        meta["budget_exhausted"] = True
-        return OUT_OF_BUDGET
-    verdict = ask_json(session, messages, parse_verdict)
-    meta["phases"] = 2
-    return verdict
+    return final_verdict(session, messages, meta)
 
 
 def _compare_message(d: DecisionInput, position_json: str, compare: str, fmt: str) -> Message:
@@ -75,12 +70,7 @@ def _independent(d: DecisionInput, session: Accountant, meta: dict[str, Any]) ->
     _phase1, position = blind_phase(d, session, meta, [Message("system", system), _compare_message(
         d, "", compare, fmt)], resent=False)
     fresh = [Message("system", system), _compare_message(d, position.model_dump_json(), compare, fmt)]
-    if estimate_prompt(fresh) + MIN_COMPLETION > session.tokens_left():
-        meta["budget_exhausted"] = True
-        return OUT_OF_BUDGET
-    verdict = ask_json(session, fresh, parse_verdict)
-    meta["phases"] = 2
-    return verdict
+    return final_verdict(session, fresh, meta)
 
 
 class _Arm:

@@ -43,8 +43,8 @@ from showcause.providers.base import Message, ModelTurn
 from showcause.providers.registry import get_provider
 
 __all__ = ["OUT_OF_BUDGET", "VERDICT_RESERVE", "DecisionBlindFirst", "DecisionMode", "DecisionOptions",
-           "DecisionProposalFirst", "Phases", "ask_json", "blind_phase", "one_pass", "problem_text", "proposal_text",
-           "review_with", "run_decision"]
+           "DecisionProposalFirst", "Phases", "ask_json", "blind_phase", "final_verdict", "one_pass", "problem_text",
+           "proposal_text", "review_with", "run_decision"]
 VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
 Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
@@ -128,10 +128,16 @@ def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) ->
     # Phase 2 resends phase 1 and its answer, then adds the proposal.
     phase1, position = blind_phase(d, session, meta, [shown], resent=True)
     phase2 = [*phase1, Message("assistant", position.model_dump_json()), shown]
-    if estimate_prompt(phase2) + MIN_COMPLETION > session.tokens_left():
+    return final_verdict(session, phase2, meta)
+
+
+def final_verdict(session: Accountant, messages: list[Message], meta: dict[str, Any]) -> DecisionVerdict:
+    """The second call of a two-call mode: the verdict, or OUT_OF_BUDGET (marked in `meta`) when the budget
+    left cannot hold `messages` and a minimal answer."""
+    if estimate_prompt(messages) + MIN_COMPLETION > session.tokens_left():
         meta["budget_exhausted"] = True
         return OUT_OF_BUDGET
-    verdict = ask_json(session, phase2, parse_verdict)
+    verdict = ask_json(session, messages, parse_verdict)
     meta["phases"] = 2
     return verdict
 
