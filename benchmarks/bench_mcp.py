@@ -5,7 +5,9 @@ file directly, all measured in one run.
     .venv/bin/python benchmarks/bench_mcp.py [--repeat N] [--modules N]
 
 Start: a real `showcause mcp` subprocess over stdio through the SDK's client, from spawn to the answer of
-`tools/list` (median of N). The loop: the same server reviews a project of N modules with one test file each;
+`tools/list` (median of N), and on to the answer of a first `should_review` call: with no record of the
+opening answers (a fresh cache directory per start: the first start after an install or upgrade), and with
+the record a previous start left (every later start; mcpserver/relay.py). The loop: the same server reviews a project of N modules with one test file each;
 each round edits one line of one module (a correct edit: the review says KEEP) and calls `review_change`.
 Direct: `python -m pytest -q -p no:cacheprovider` on the test files the review ran on head, plus `pyright` on
 the changed file, both in the project itself (no sandbox, no copy, no base side). Goal: the second review
@@ -48,16 +50,28 @@ def make_project(root: Path, modules: int) -> Path:
     return root
 
 
-def _params(root: Path) -> StdioServerParameters:
+def _params(root: Path, cache: Path | None = None) -> StdioServerParameters:
     env = {k: os.environ[k] for k in ("SHOWCAUSE_CACHE_DIR", "PYTHONPATH") if k in os.environ}
+    if cache is not None:
+        env["SHOWCAUSE_CACHE_DIR"] = str(cache)
     return StdioServerParameters(command=str(_BIN / "showcause"), args=["mcp", "--root", str(root)], env=env)
 
 
-async def _start_once(root: Path) -> float:
+async def _start_once(root: Path, cache: Path) -> tuple[float, float]:
+    """Spawn to the tools/list answer, and to the answer of a first tool call."""
     started = time.perf_counter()
-    async with Client(_params(root)) as client:
+    async with Client(_params(root, cache)) as client:
         await client.list_tools()
-        return time.perf_counter() - started
+        listed = time.perf_counter() - started
+        await client.call_tool("should_review", {"decision_type": "architecture"})
+        return listed, time.perf_counter() - started
+
+
+def _starts(root: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
+    fresh = [anyio.run(_start_once, root, root / f"fresh-cache-{i}") for i in range(repeat)]
+    anyio.run(_start_once, root, root / "kept-cache")   # leaves the record every later start replays
+    kept = [anyio.run(_start_once, root, root / "kept-cache") for _ in range(repeat)]
+    return {"first start (no record)": fresh, "later starts (record kept)": kept}
 
 
 def _edit(project: Path, round_no: int) -> None:
@@ -103,12 +117,15 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="showcause-bench-mcp-") as tmp:
         root = Path(tmp)
         project = make_project(root / "proj", args.modules)
-        starts = [anyio.run(_start_once, root) for _ in range(args.repeat)]
+        starts = _starts(root, args.repeat)
         cold, again, tests = anyio.run(_loop, project, args.repeat)
         assert tests, "the review ran no test on head"
         direct = [_direct(project, tests) for _ in range(args.repeat)]
-    start, warm, base = statistics.median(starts), statistics.median(again), statistics.median(direct)
-    print(f"server start to first tools/list: median {start:.2f} s over {args.repeat} (goal <= 1 s)")
+    warm, base = statistics.median(again), statistics.median(direct)
+    for label, runs in starts.items():
+        listed, called = statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs)
+        print(f"{label}: spawn to tools/list median {listed:.2f} s (goal <= 1 s), to a first tool call's "
+              f"answer {called:.2f} s, over {args.repeat}")
     print(f"tests the review ran on head: {', '.join(tests)}")
     print(f"first review {cold:.2f} s; review after a one-line edit: median {warm:.2f} s")
     print(f"direct (pytest on those tests + pyright on the changed file): median {base:.2f} s")

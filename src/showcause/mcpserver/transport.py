@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 
+from showcause.mcpserver import relay
 from showcause.mcpserver.server import build_server
 from showcause.mcpserver.tools import ServerConfig
 
@@ -67,6 +68,10 @@ def serve(cfg: ServerConfig, *, transport: str = "stdio", host: str = "127.0.0.1
     if transport == "stdio":
         print(f"showcause mcp: serving stdio; roots {', '.join(map(str, cfg.roots.dirs))}", file=sys.stderr,
               flush=True)
-        anyio.run(build_server(cfg).run_stdio_async)
+        opening = relay.current() or relay.start(sys.argv[1:])   # the CLI's main started it unless called in-process
+        try:
+            anyio.run(build_server(cfg).run_stdio_async)
+        finally:
+            opening.finish()
     else:
         anyio.run(_serve_http, cfg, host, port, token)
