@@ -14,7 +14,9 @@ import pytest
 from mcp import Client
 
 from blind_samples import SHOWCAUSE
-from quorum_servers import peer_posts, user_text
+from builders import git_repo
+from llm_servers import AnthropicServer, OpenAIServer, start_server, turn
+from quorum_servers import SourceSpec, config_for, peer_posts, user_text
 from quorum_stack import CONSENSUS, RATINGS, Stack
 from showcause import service
 from showcause.mcpserver import Roots, ServerConfig, build_server
@@ -65,6 +67,35 @@ def test_the_quorum_tools_are_served_only_with_a_quorum(stack: Stack, tmp_path: 
     assert count.structured_content == {"totalTokens": 10, "model": count.structured_content["model"],
                                         "source": "gemini-flash", "method": "estimate"}
     assert bad.is_error is True and "Additional properties are not allowed" in bad.content[0].text
+
+
+def test_review_change_in_quorum_mode_takes_its_members_from_the_quorum_file(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("QUORUM_TEST_KEY", "sk-test-quorum-0001")
+    repo = git_repo(tmp_path / "r", [{"calc.py": "def add(a, b):\n    return a + b\n",
+                                      "test_calc.py": "from calc import add\n\n\ndef test_add():\n"
+                                                      "    assert add(2, 3) == 5\n"}])
+    (repo / "calc.py").write_text("def add(a, b):\n    return a - b\n")   # uncommitted: the test now fails
+    keep = json.dumps({"summary": "fine", "claims": []})
+    a, b = start_server(OpenAIServer, [turn(content=keep)]), start_server(AnthropicServer, [turn(content=keep)])
+    try:
+        path = tmp_path / "quorum.json"
+        path.write_text(json.dumps(config_for([SourceSpec("a", a, 1, 1), SourceSpec("b", b, 1, 1)], {"tier1": 2},
+                                              "a")), encoding="utf-8")
+        plain = ServerConfig(roots=Roots.of([tmp_path]))
+        cfg = ServerConfig(roots=Roots.of([tmp_path]), quorum=service.load_quorum(path), quorum_file=path)
+        _, (refused,) = _calls(plain, ("review_change", {"repo": str(repo), "mode": "quorum"}))
+        _, (review,) = _calls(cfg, ("review_change", {"repo": str(repo), "mode": "quorum"}))
+        asked = (len(a.posts()), len(b.posts()))
+    finally:
+        a.stop()
+        b.stop()
+    assert refused.is_error is True and json.loads(refused.content[0].text)["error"]["code"] == "MODEL_REQUIRED"
+    doc = review.structured_content
+    # Both members said KEEP; the probes' validated regression blocks whatever the members answer.
+    assert (doc["verdict"], doc["meta"]["mode"]) == ("MODIFY", "quorum")
+    assert [(m["name"], m["verdict"]) for m in doc["meta"]["quorum"]["members"]] == [("a", "KEEP"), ("b", "KEEP")]
+    assert asked == (1, 1)
 
 
 def test_a_bad_quorum_file_stops_the_command_with_exit_2(tmp_path: Path):

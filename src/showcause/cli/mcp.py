@@ -68,5 +68,5 @@ def mcp(
     for warning in peers.config.warnings if peers is not None else ():
         typer.echo(f"showcause: warning: {warning}", err=True)
     cfg = ServerConfig(roots=roots, model=model, base_url=base_url, config=config, isolation=isolation,
-                       python=python, quorum=peers)
+                       python=python, quorum=peers, quorum_file=quorum)
     serve(cfg, transport=transport, host=host, port=port, token=token)

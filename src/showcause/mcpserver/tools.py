@@ -39,6 +39,7 @@ class ServerConfig:
     isolation: str | None = None
     python: Path | None = None
     quorum: Any = None           # the loaded quorum (`--quorum FILE`): its four tools are served
+    quorum_file: Path | None = None   # that file: `review_change` with mode `quorum` takes its members from it
     store: ReviewStore = field(default_factory=ReviewStore)
 
 
@@ -52,9 +53,11 @@ def _source(cfg: ServerConfig, args: dict[str, Any]) -> ChangeSource:
 
 def review_change(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
     """The review result JSON (capped, the whole of it kept as a resource) and a short text of it."""
+    quorum = args.get("mode") == "quorum"   # its members come from the quorum file, not the server's --model
     result = service.review_change(_source(cfg, args), ReviewOptions(
-        mode=args.get("mode"), model=cfg.model, base_url=cfg.base_url, config=cfg.config,
-        isolation=cfg.isolation, task=args.get("task"), plan=args.get("plan"), python=cfg.python))
+        mode=args.get("mode"), model=None if quorum else cfg.model, base_url=None if quorum else cfg.base_url,
+        config=cfg.config, isolation=cfg.isolation, task=args.get("task"), plan=args.get("plan"),
+        python=cfg.python, quorum=cfg.quorum_file if quorum else None))
     doc = json.loads(service.render_result(result, "json"))
     review_id = str(doc["meta"]["review_id"])
     cfg.store.put(review_id, doc)
