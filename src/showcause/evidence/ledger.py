@@ -17,6 +17,7 @@ from showcause.core.errors import ProbeUnrunnable, SandboxUnavailable, ToolArgum
 from showcause.core.progress import report
 from showcause.core.records import ToolCall
 from showcause.core.threads import ContextPool
+from showcause.evidence.renumber import Renumbering
 from showcause.tools.base import ToolContext, ToolOutput
 from showcause.tools.registry import get_tool
 
@@ -85,6 +86,11 @@ class _Numbering:
             self._issued += count
             return first
 
+    @property
+    def issued(self) -> int:
+        with self._lock:
+            return self._issued
+
 
 class Ledger:
     """Runs tools through the registry, validates arguments, caps output, records everything."""
@@ -94,6 +100,7 @@ class Ledger:
         self.calls: list[ToolCall] = []            # in id order
         self.tools = frozenset(tools) if tools is not None else None   # None: every registered tool
         self._numbering = _Numbering()
+        self._base = 0                             # a fork: the last id it started with (`fork`)
         self._record_lock = threading.Lock()
         # Facts about what the review could not check (no tests found), said in every output format.
         self.notes: list[str] = []
@@ -114,8 +121,28 @@ class Ledger:
     def _sharing(self, ctx: ToolContext, tools: Iterable[str] | None) -> Ledger:
         other = Ledger(ctx, tools)
         other.calls, other._numbering, other._record_lock = self.calls, self._numbering, self._record_lock
-        other.notes = self.notes
+        other.notes, other._base = self.notes, self._base
         return other
+
+    def fork(self) -> Ledger:
+        """A private ledger for one of several models working at the same time: it starts with this ledger's
+        calls (shared notes, same context and tools) and numbers its own calls after them, as if its model
+        were alone. `adopt` brings its calls back under ids that do not depend on which model was faster."""
+        child = Ledger(self.ctx, self.tools)
+        with self._record_lock:
+            child.calls = list(self.calls)
+        child._numbering._issued = child._base = self._numbering.issued
+        child.notes = self.notes
+        return child
+
+    def adopt(self, fork: Ledger) -> Renumbering:
+        """Record `fork`'s own calls here under this ledger's next ids, in the fork's order; the renumbering
+        also rewrites what its model said (`Renumbering.answer`)."""
+        own = [c for c in fork.calls if int(c.id[1:]) > fork._base]
+        first = self._numbering.reserve(len(own))
+        renumbering = Renumbering(fork._base, {c.id: f"T{first + i}" for i, c in enumerate(own)})
+        self._record([renumbering.call(c) for c in own])
+        return renumbering
 
     def retirement(self) -> Retirement:
         """The names this change retired (computed once per review, shared by every call)."""

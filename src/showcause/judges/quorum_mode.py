@@ -1,11 +1,12 @@
 """`--mode quorum`: the quorum configuration's sources each run evidence_gate over one shared ledger.
 
-The probes run once; every member sees their calls and adds its own to the same ledger (ids numbered
-once, evidence shared: a member may cite a call another member made). Each member's claims are gated on
-their own and merged by artifact identity (judges/agreement.py). A validated finding blocks whoever made
-it; one without validation is reported (as the WARNING the review's gate makes of it) only when the
-members that made it weigh the required weight. Members of a tier run one after another, so the ids of
-their calls do not depend on timing.
+The probes run once; every member sees their calls. The members of a tier run at the same time, each
+on its own fork of the ledger (the probes' calls, then its own, numbered as if it were alone); when the
+tier is done their calls join the review's ledger in the configuration's order of sources, renumbered,
+and so are the ids their claims cite: ids and results never depend on which member was faster. Each
+member's claims are gated on their own and merged by artifact identity (judges/agreement.py). A
+validated finding blocks whoever made it; one without validation is reported (as the WARNING the
+review's gate makes of it) only when the members that made it weigh the required weight.
 
 Lazy escalation: tiers run lowest first; the next tier runs unless every member that answered so far
 agrees (the same verdict and the same findings) on at least one validated finding. Agreeing that nothing
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from showcause.core.claims import FinalAnswer, most_severe
 from showcause.core.errors import ModelRequired, ProviderError, ShowcauseError
+from showcause.core.threads import ContextPool
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.judges.agreement import Finding, MemberClaims, effective_votes, findings
@@ -29,6 +31,7 @@ from showcause.judges.loop import run_tool_loop
 from showcause.judges.mechanical import MODEL_FAILURES, Probes, probe_claims, probes_after_model_failure, run_probes
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message
+from showcause.providers.registry import wrap_provider
 from showcause.tools.registry import BUILTIN_TOOLS
 
 if TYPE_CHECKING:   # loaded when a quorum review runs: a mechanical review never loads the peers' clients
@@ -66,8 +69,8 @@ class _Member:
 def _run_member(peers: Peers, source: Source, ledger: Ledger, messages: list[Message], budget: Budget) -> _Member:
     if not peers.available(source):
         return _Member(source, "unavailable", "CONFIG_ERROR")
-    try:
-        provider = peers.provider(source)
+    try:   # wrapped as `get_provider` would be: a bench meters (and paces) every member's calls
+        provider = wrap_provider(peers.provider(source))
     except ShowcauseError as exc:
         return _Member(source, "unavailable", exc.code)
     try:
@@ -75,8 +78,25 @@ def _run_member(peers: Peers, source: Source, ledger: Ledger, messages: list[Mes
     except MODEL_FAILURES as exc:   # one member failing is that member's outcome, not the review's
         return _Member(source, "error", exc.code)
     finally:
-        provider.close()
+        close = getattr(provider, "close", None)
+        if callable(close):
+            close()
     return _Member(source, answer=result.answer, usage=result.usage, cost_usd=result.cost_usd, model=result.model)
+
+
+def _run_tier(peers: Peers, sources: list[Source], ledger: Ledger, messages: list[Message],
+              budget: Budget) -> list[_Member]:
+    """The sources of one tier at the same time, each on its own fork; their calls and the ids their claims
+    cite join `ledger` in the order of `sources` (the scopes and progress of the caller's context carry over)."""
+    forks = [ledger.fork() for _ in sources]
+    with ContextPool(max_workers=max(1, len(sources))) as pool:
+        futures = [pool.submit(_run_member, peers, s, f, messages, budget) for s, f in zip(sources, forks, strict=True)]
+        members = [f.result() for f in futures]
+    for member, fork in zip(members, forks, strict=True):
+        renumbering = ledger.adopt(fork)
+        if member.answer is not None:
+            member.answer = renumbering.answer(member.answer)
+    return members
 
 
 def _gated(members: list[_Member], ledger: Ledger) -> list[MemberClaims]:
@@ -139,7 +159,7 @@ class QuorumJudge:
         budget = model_budget(self.spec, ledger.ctx.policy)
         members: list[_Member] = []
         for tier in config.tiers:
-            members += [_run_member(peers, s, ledger, messages, budget) for s in config.sources if s.tier == tier]
+            members += _run_tier(peers, [s for s in config.sources if s.tier == tier], ledger, messages, budget)
             if _agreed_on_a_block(members, ledger, config.thresholds[tier]):
                 break
         return self._answer(members, probes, config.thresholds, ledger, digest)

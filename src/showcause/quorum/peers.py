@@ -7,6 +7,7 @@ a 401); an environment key is read again on every call, as the predecessor did.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import re
@@ -146,7 +147,9 @@ class Call:
         self._aborted = False
 
     def start(self) -> None:
-        threading.Thread(target=self._main, name=f"quorum-{self.source.name}", daemon=True).start()
+        # In the caller's context: an MCP call's cancellation scope and progress reach the request's thread.
+        threading.Thread(target=contextvars.copy_context().run, args=(self._main,), name=f"quorum-{self.source.name}",
+                         daemon=True).start()
 
     def _attach(self, client: AbortableHttpClient) -> None:
         with self._lock:
