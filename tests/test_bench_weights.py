@@ -62,7 +62,7 @@ def test_block_precision_counts_successful_blocks_only():
     assert block_precision([{**records[2], "model": "k"}], truth)["k"]["weight"] is None   # never blocked
 
 
-def test_bench_refuses_a_mode_whose_models_are_not_given_by_model(tmp_path: Path):
-    with pytest.raises(InputError, match="bench cannot run mode 'quorum' yet: its models come from --quorum"):
+def test_bench_quorum_mode_needs_its_sources_not_a_model(tmp_path: Path):
+    with pytest.raises(InputError, match="--modes quorum needs its sources: --quorum FILE"):
         run_bench(BenchConfig(tmp_path, ("quorum",), 1, 1, tmp_path / "o", models=("scripted:x.json",)))
     assert not (tmp_path / "o").exists()

@@ -9,6 +9,7 @@ from typing import Any
 from showcause.bench.attempts import record_key
 from showcause.bench.bootstrap import RESAMPLES, compare_modes
 from showcause.bench.metrics import compute_metrics
+from showcause.bench.quorum_report import quorum_comparison
 from showcause.bench.rules import REPO_METRICS, Rules, answer_questions
 
 __all__ = ["Outcome", "assemble_results", "repo_outcome"]
@@ -22,9 +23,11 @@ def repo_outcome(records: list[dict[str, Any]], truth: dict[str, Any], not_run: 
                  models: list[str]) -> dict[str, Any]:
     """A repo-case bench's outcome: metrics, the comparisons with `baseline`, and the `--rules` questions."""
     arms: list[str | None] = list(models) or [None]
+    metrics = compute_metrics(records, truth, not_run)
+    quorum = quorum_comparison(records, metrics)
     return {"kind": "repo",
             **({"rules": {"path": rules_path, "sha256": rules.sha256}} if rules else {}),
-            "metrics": compute_metrics(records, truth, not_run),
+            "metrics": metrics, **({"quorum_comparison": quorum} if quorum is not None else {}),
             "comparisons": compare_modes(records, truth, baseline, seed=seed, resamples=RESAMPLES)
             if baseline else [],
             "questions": answer_questions(rules, records, truth, arms, REPO_METRICS) if rules else []}

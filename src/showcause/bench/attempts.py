@@ -8,20 +8,25 @@ all its attempts (earlier sessions' included when a resume re-runs it) and lists
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from showcause.bench.cases import Case
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
 from showcause.bench.decision_casefile import DecisionCase
 from showcause.bench.metering import MeteredProvider
+from showcause.bench.quorum_arms import quorum_summary
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError
-from showcause.providers.registry import wrapping_providers
+from showcause.providers.base import Provider
+from showcause.providers.registry import supplying_providers, wrapping_providers
 from showcause.sandbox.policy import Policy
 from showcause.service import ChangeSource, ReviewOptions, review_change, review_decision_input
+
+if TYPE_CHECKING:   # bench/quorum_arms.py loads the quorum only when a bench names one
+    from showcause.bench.quorum_arms import QuorumArms
 
 __all__ = ["TRANSIENT_CODES", "Attempt", "AttemptPolicy", "Job", "blank_outcome", "is_transient", "record_key",
            "review_attempt", "run_job"]
@@ -71,6 +76,19 @@ class AttemptPolicy:
     sleep: Callable[[float], None] = field(default=time.sleep)
     limits: Policy = field(default_factory=Policy)  # the bench's policy: budgets for the cost reserve
     isolation: str | None = None                    # --isolation, over each case's policy
+    quorum: QuorumArms | None = None                # --modes quorum: its record name and its members
+
+    def price(self, model: str | None) -> tuple[float, float] | None:
+        if model is None:
+            return (0.0, 0.0)
+        return self.quorum.price(model) if self.quorum is not None and self.quorum.owns(model) else \
+            price_per_token(model)
+
+    def reserve(self, job: Job) -> float:
+        if self.quorum is not None and job.model is not None and self.quorum.owns(job.model):
+            return self.quorum.reserve(job.mode, job.model, self.unpriced_reserve, self.limits)
+        return review_reserve(job.mode, job.model, self.unpriced_reserve, self.limits,
+                              decision=isinstance(job.case, DecisionCase))
 
     def backoff(self, retry: int, code: str | None) -> float:
         """Exponential: backoff_s, then 2x, 4x; three times longer after a rate limit; none after a lost
@@ -80,17 +98,33 @@ class AttemptPolicy:
         return self.backoff_s * (2 ** retry) * (3 if code == "RATE_LIMITED" else 1)
 
 
+def _options(job: Job, policy: AttemptPolicy) -> tuple[ReviewOptions, Mapping[str, Callable[[], Provider]]]:
+    """How to review `job`, and the providers a quorum member's review gets from its source."""
+    # eager_base off: many reviews share the cores, so no speculative base checks.
+    arms = policy.quorum
+    if arms is not None and job.model == arms.label:
+        return ReviewOptions(mode=job.mode, config=policy.config, isolation=policy.isolation, eager_base=False,
+                             quorum=arms.quorum), {}
+    if arms is not None and arms.owns(job.model):
+        return ReviewOptions(mode=job.mode, model=job.model, config=policy.config, isolation=policy.isolation,
+                             eager_base=False), arms.supplied()
+    return ReviewOptions(mode=job.mode, model=job.model, base_url=policy.base_url if job.model else None,
+                         config=policy.config, isolation=policy.isolation, eager_base=False), {}
+
+
 def _review_change(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
     assert isinstance(job.case, Case)
-    # eager_base off: many reviews share the cores, so no speculative base checks.
-    result = review_change(ChangeSource(case=job.case.path), ReviewOptions(
-        mode=job.mode, model=job.model, base_url=policy.base_url if job.model else None,
-        config=policy.config, isolation=policy.isolation, eager_base=False))
-    return {"verdict": result.verdict, "model_verdict": result.model_verdict,
-            "status": "error" if result.error else "ok", "error": result.error,
-            "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
-            "served_model": result.meta.get("model") if job.model else None,
-            "prompts": result.meta.get("prompts") or {}}
+    options, members = _options(job, policy)
+    with supplying_providers(members):
+        result = review_change(ChangeSource(case=job.case.path), options)
+    out = {"verdict": result.verdict, "model_verdict": result.model_verdict,
+           "status": "error" if result.error else "ok", "error": result.error,
+           "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
+           "served_model": result.meta.get("model") if job.model else None,
+           "prompts": result.meta.get("prompts") or {}}
+    if policy.quorum is not None and job.model == policy.quorum.label:
+        out["quorum"] = quorum_summary(result.meta.get("quorum"))
+    return out
 
 
 def _review_decision(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
@@ -157,9 +191,8 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
             attempt: Attempt = review_attempt) -> dict[str, Any] | None:
     """The record for `job`, or None when not even its first attempt could start (the cost limit)."""
     attempts, retries, usage, cost, seconds_total = _carry(previous)
-    price = price_per_token(job.model) if job.model else (0.0, 0.0)
-    reserve = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits,
-                             decision=isinstance(job.case, DecisionCase))
+    price = policy.price(job.model)
+    reserve = policy.reserve(job)
     sources: set[str] = {previous["cost_source"]} if previous and previous.get("cost_source") not in (None, "none") \
         else set()
     outcome: dict[str, Any] | None = None
@@ -211,7 +244,8 @@ def run_job(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None = N
             "cost_source": sources.pop() if len(sources) == 1 else ("mixed" if sources else "none"),
             "attempts": attempts, "retries": retries, "claims": outcome["claims"],
             "tool_calls": outcome["tool_calls"], "served_model": outcome["served_model"],
-            "prompts": outcome["prompts"], **_decision_fields(job, outcome)}
+            "prompts": outcome["prompts"], **_decision_fields(job, outcome),
+            **({"quorum": outcome["quorum"]} if "quorum" in outcome else {})}
 
 
 def _decision_fields(job: Job, outcome: dict[str, Any]) -> dict[str, Any]:

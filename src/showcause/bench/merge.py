@@ -22,7 +22,7 @@ from showcause.core.errors import InputError
 __all__ = ["merge_shards"]
 
 _ASSEMBLED = ("expected_records", "stopped", "not_run", "spend", "records", "kind", "rules", "metrics",
-              "comparisons", "questions", "truth", "shard")
+              "comparisons", "questions", "truth", "shard", "quorum_comparison")
 
 
 def _load(folder: Path) -> dict[str, Any]:

@@ -166,8 +166,10 @@ def _questions(results: dict[str, Any]) -> list[str]:
 
 
 def render_report(results: dict[str, Any], command: str) -> str:
+    from showcause.bench.quorum_report import quorum_section  # imported here: it uses this module's cells
+
     truth = results["truth"]
-    out = _header(results, command) + _summary(results) + _questions(results)
+    out = _header(results, command) + _summary(results) + quorum_section(results) + _questions(results)
     for m in results["metrics"].values():
         out += _mode_section(m)
     if results.get("not_run"):

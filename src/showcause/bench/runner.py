@@ -28,6 +28,7 @@ from showcause.bench.decision_bench import decision_cases, decision_outcome, dec
 from showcause.bench.decision_casefile import is_decision_case_dir
 from showcause.bench.decision_metrics import METRICS
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
+from showcause.bench.quorum_arms import MEMBER_PREFIX, QUORUM_MODE, QUORUM_PREFIX, QuorumArms, load_arms
 from showcause.bench.ratelimit import RateLimiter
 from showcause.bench.review_sheet import export_sheet
 from showcause.bench.rules import REPO_METRICS, Rules, default_rules_path, load_rules
@@ -75,22 +76,47 @@ class BenchConfig:
     shard: Shard | None = None        # --shard I/N: only the records hashing to slice I of N
     executor: str = "local"           # local, dask://HOST:PORT or dask-local:N
     record_timeout: float | None = None   # seconds per record on a cluster (its process group is killed)
+    quorum: Path | None = None        # --quorum: the sources of mode `quorum` (else [quorum] of --config)
 
 
-def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
-    """Refuse bad flags before anything is written; returns each model's effective base URL."""
-    if not cfg.modes:
-        raise InputError("--modes names no mode")
+def _check_modes(cfg: BenchConfig, decision: bool, arms: QuorumArms | None) -> bool:
+    """Whether a mode needs models; an unknown mode, a missing model or a misplaced --quorum is bad input."""
     needs_model = False
     for mode in cfg.modes:   # an unknown mode: InputError naming the modes of the case set's kind
         declared = (decision_mode(mode, has_model=bool(cfg.models), bench=True) if decision
-                    else judge_mode(mode, has_model=bool(cfg.models))).spec
+                    else judge_mode(mode, has_model=bool(cfg.models) or arms is not None)).spec
+        if mode == QUORUM_MODE and not decision:
+            continue   # its models are the quorum's sources
         if declared.needs_model and declared.model_option != "--model":
             raise InputError(f"bench cannot run mode {mode!r} yet: its models come from {declared.model_option}, "
                              "not --model")
-        if declared.needs_model:
+        if declared.needs_model and not (arms is not None and not cfg.models):
             require_model(declared, cfg.models[0] if cfg.models else None)
         needs_model = needs_model or declared.needs_model
+    return needs_model
+
+
+def _check_quorum(cfg: BenchConfig, decision: bool) -> QuorumArms | None:
+    """The quorum arms of `--modes quorum` (loaded and checked now: exit 2), or None without that mode."""
+    if QUORUM_MODE not in cfg.modes or decision:
+        if cfg.quorum is not None:
+            raise InputError("--quorum goes with --modes quorum on repo cases")
+        return None
+    if cfg.executor != "local":   # a worker would need the configuration and its keys
+        raise InputError("--modes quorum runs in this process: no --executor")
+    if any(m.startswith((QUORUM_PREFIX, MEMBER_PREFIX)) for m in cfg.models):
+        raise InputError(f"--model must not start with {QUORUM_PREFIX!r} or {MEMBER_PREFIX!r}: the bench names "
+                         "its quorum arms so")
+    return load_arms(cfg.quorum, cfg.config)
+
+
+def _check(cfg: BenchConfig, decision: bool) -> tuple[dict[str, str | None], QuorumArms | None]:
+    """Refuse bad flags before anything is written; returns each model's effective base URL (the quorum's
+    arms first), and the quorum arms of `--modes quorum`."""
+    if not cfg.modes:
+        raise InputError("--modes names no mode")
+    arms = _check_quorum(cfg, decision)
+    needs_model = _check_modes(cfg, decision, arms)
     if len(set(cfg.modes)) != len(cfg.modes) or len(set(cfg.models)) != len(cfg.models):
         raise InputError("--modes and --model must not repeat a name")
     if cfg.runs < 1 or cfg.concurrency < 1:
@@ -111,7 +137,11 @@ def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
         raise InputError("--shard and --executor run repo cases only; a decision bench runs in this process")
     if cfg.baseline is not None and cfg.baseline not in cfg.modes:
         raise InputError(f"--baseline {cfg.baseline!r} is not one of --modes")
-    urls: dict[str, str | None] = {}
+    members = arms is not None and not cfg.models and needs_model
+    if members:
+        assert arms is not None
+        arms.check_members()
+    urls: dict[str, str | None] = arms.base_urls(members) if arms is not None else {}
     for spec in cfg.models if needs_model else ():
         try:   # a missing key or a bad spec is bad input now, not a failure in every record later
             provider = get_provider(spec, base_url=cfg.base_url)
@@ -121,15 +151,19 @@ def _check(cfg: BenchConfig, decision: bool) -> dict[str, str | None]:
         close = getattr(provider, "close", None)
         if callable(close):
             close()
-    return urls
+    return urls, arms
 
 
-def _plan(cases: list[Case], cfg: BenchConfig, models: tuple[str, ...]) -> list[Job]:
-    arms: list[tuple[str, str | None]] = []
+def _plan(cases: list[Case], cfg: BenchConfig, models: tuple[str, ...], arms: QuorumArms | None) -> list[Job]:
+    arms_of: list[tuple[str, str | None]] = []
     for mode in cfg.modes:
+        if arms is not None and mode == QUORUM_MODE:
+            arms_of.append((mode, arms.label))
+            continue
         needs_model = judge_mode(mode, has_model=bool(models)).spec.needs_model
-        arms += [(mode, m) for m in models] if needs_model else [(mode, None)]
-    return [Job(c, mode, model, run) for run in range(1, cfg.runs + 1) for c in cases for mode, model in arms]
+        singles = [m for m in models if arms is None or m != arms.label]
+        arms_of += [(mode, m) for m in singles] if needs_model else [(mode, None)]
+    return [Job(c, mode, model, run) for run in range(1, cfg.runs + 1) for c in cases for mode, model in arms_of]
 
 
 def _longest_first(jobs: list[Job]) -> list[Job]:
@@ -287,8 +321,8 @@ def _executor(cfg: BenchConfig) -> contextlib.AbstractContextManager[JobRunner]:
 
 
 def _provenance(cfg: BenchConfig, identity: dict[str, Any], urls: dict[str, str | None], isolation: str | None,
-                limiter: RateLimiter | None, wall: float) -> dict[str, Any]:
-    return {
+                limiter: RateLimiter | None, wall: float, arms: QuorumArms | None) -> dict[str, Any]:
+    return {**({"quorum": arms.describe()} if arms is not None else {}),
         "case_set": identity["case_set"], "version": __version__, "git": git_state(),
         "modes": list(cfg.modes), "models": list(identity["models"]), "runs": cfg.runs,
         "base_url_hosts": {m: url_host(u) for m, u in urls.items()},
@@ -302,7 +336,7 @@ def _provenance(cfg: BenchConfig, identity: dict[str, Any], urls: dict[str, str 
 
 
 def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
-    urls = _check(cfg, is_decision_case_dir(cfg.cases_dir))
+    urls, arms = _check(cfg, is_decision_case_dir(cfg.cases_dir))
     if cfg.config is not None and not cfg.config.is_file():
         raise InputError(f"{cfg.config}: no such config file")
     limits = load_policy(cfg.config) if cfg.config is not None else load_policy()  # a bad file: exit 2 now
@@ -311,6 +345,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     models = tuple(urls) if urls else ()
     identity = run_identity(case_set=cs.case_set, modes=list(cfg.modes), models=list(models),
                             runs=cfg.runs, config=cfg.config, base_urls=urls, limits=limits)
+    identity["quorum"] = arms.text if arms is not None else ""   # a changed quorum file refuses a resume
     if cs.decision:   # the recorded mode orders come from the seed: a resume must keep it
         identity["mode_order_seed"] = cfg.seed
     # A shard resumes only as the same shard; an unsharded run.json has no key, which matches None.
@@ -318,7 +353,7 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     cfg.out.mkdir(parents=True, exist_ok=True)
     latest = _read_checkpoint(cfg.out, identity, cfg.resume)
     full = plan_decisions(cs.cases, cfg.modes, models, cfg.runs, cfg.seed) if cs.decision else \
-        _plan(cs.cases, cfg, models)
+        _plan(cs.cases, cfg, models, arms)
     plan = [j for j in full if in_shard(j.key, cfg.shard)]
     planned = {j.key for j in plan}
     # Successes and non-transient failures are final; transient failures run again, carrying their attempts.
@@ -331,14 +366,14 @@ def run_bench(cfg: BenchConfig, progress: Callable[[int, int, dict[str, Any]], N
     limiter = RateLimiter(cfg.max_rpm) if cfg.max_rpm else None
     policy = AttemptPolicy(config=cfg.config, base_url=cfg.base_url, retries=cfg.retries, backoff_s=cfg.backoff_s,
                            unpriced_reserve=cfg.unpriced_reserve, ledger=ledger, limiter=limiter, limits=limits,
-                           isolation=cfg.isolation)
+                           isolation=cfg.isolation, quorum=arms)
     with _executor(cfg) as runner:   # a cluster's start and stop are not the bench's wall time
         started = time.monotonic()
         pool = _Pool(_longest_first([j for j in plan if j.key not in kept]), again, policy, ckpt, progress, runner)
         pool.run(cfg.concurrency)
         wall = round(time.monotonic() - started, 2)
     finished = {record_key(r): r for r in [*kept.values(), *again.values(), *pool.records]}
-    provenance = _provenance(cfg, identity, urls, cs.isolation, limiter, wall)
+    provenance = _provenance(cfg, identity, urls, cs.isolation, limiter, wall, arms)
     results = assemble_results(provenance, list(finished.values()), [j.key for j in plan], cs.truth,
                                stopped=ledger.stopped, spend=ledger.totals(),
                                outcome=lambda records, not_run: _outcome(cs, cfg, records, not_run, models))

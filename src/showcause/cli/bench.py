@@ -90,7 +90,7 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
-# long: its signature is the 23 typer options of `showcause bench` (one line each); the body is ~45 lines
+# long: its signature is the 24 typer options of `showcause bench` (one line each); the body is ~45 lines
 @bench_app.command("run")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
@@ -129,6 +129,9 @@ def bench(
     write_weights: Annotated[Path | None, typer.Option("--write-weights", help="Also write each model's measured "
                                                        "block precision, as quorum weights, to this JSON file.")
                              ] = None,
+    quorum: Annotated[Path | None, typer.Option("--quorum", help="--modes quorum: the quorum configuration (else "
+                                                "the [quorum] table of --config); a single-model mode beside it "
+                                                "runs once per source when no --model is given.")] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
 
@@ -150,7 +153,7 @@ def bench(
                           base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
                           max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
                           isolation=isolation, rules=rules, shard=parse_shard(shard), executor=executor,
-                          record_timeout=record_timeout)
+                          record_timeout=record_timeout, quorum=quorum)
         with Progress(*columns, transient=True, refresh_per_second=2) as bar:
             task = bar.add_task("reviews", total=None)
 
@@ -164,6 +167,7 @@ def bench(
         fail(exc.message, exit_status(exc))
         return
     parts = ["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), *(f"--model {m}" for m in models),
+             *([f"--quorum {quorum}"] if quorum else []),
              *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
              "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
              *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
