@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchcases import CORRECT, NO_CHECKS, bench_cases
+from benchcases import CORRECT, NO_CHECKS, bench_cases, scripted
 from builders import make_case
 from llm_servers import AnthropicServer, OpenAIServer, turn
 from quorum_servers import SourceSpec, config_for, user_text
@@ -184,6 +184,21 @@ def test_quorum_flags_are_checked_before_anything_runs(cases: Path, tmp_path: Pa
                           capture_output=True, text=True, timeout=120, env={**os.environ})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "missing.json" in proc.stderr and "cannot read" in proc.stderr
+
+
+def test_with_model_the_named_models_are_the_comparison_not_the_members(cases: Path, tmp_path: Path):
+    a, b = _server(CaseOpenAI, A_SAYS, (1, 1)), _server(CaseAnthropic, {"": KEEP}, (1, 1))
+    model = scripted(tmp_path / "s.json", KEEP, 0.0)
+    try:   # --max-cost 0: the first quorum record cannot reserve its members' budgets, so nothing runs
+        results = run_bench(BenchConfig(cases, ("quorum", "evidence_gate"), 1, 1, tmp_path / "out",
+                                        quorum=_quorum(tmp_path, a, b), models=(model,), max_cost=0.0))
+    finally:
+        a.stop()
+        b.stop()
+    assert [(j["case"], j["mode"], j["model"]) for j in results["not_run"]] == [
+        (c, mode, m) for c in ("add-helper", "hook-renamed", "rate-tripled")
+        for mode, m in (("quorum", "quorum:pair"), ("evidence_gate", model))]
+    assert results["models"] == ["quorum:pair", model] and a.posts() == []
 
 
 def test_quorum_shards_merge_into_the_unsharded_comparison(cases: Path, tmp_path: Path):
