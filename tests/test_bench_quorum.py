@@ -221,3 +221,21 @@ def test_quorum_shards_merge_into_the_unsharded_comparison(cases: Path, tmp_path
     assert (row["recall"]["k"], row["recall"]["n"], row["effective_votes"]) == (
         1, 2, {"mean": 1.67, "records": {"1": 1, "2": 2}})
     assert merged["quorum"]["label"] == "quorum:pair"
+
+
+def test_the_quorum_table_of_config_serves_when_no_quorum_file_is_given(cases: Path, tmp_path: Path):
+    a, b = _server(CaseOpenAI, A_SAYS, (100, 20)), _server(CaseAnthropic, {"": KEEP}, (200, 10))
+    data = json.loads(_quorum(tmp_path, a, b).read_text())
+    lines = ["[quorum]", 'arbiter = "a"', "timeoutMs = 20000", "[quorum.thresholds]", "tier1 = 2"]
+    for source in data["sources"]:
+        lines += ["[[quorum.sources]]", *(f"{k} = {json.dumps(v)}" for k, v in source.items())]
+    config = tmp_path / "team.toml"
+    config.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        results = run_bench(BenchConfig(cases, ("quorum",), 1, 2, tmp_path / "out", config=config))
+    finally:
+        a.stop()
+        b.stop()
+    assert [(r["model"], r["verdict"]) for r in results["records"]] == [
+        ("quorum:team", "KEEP"), ("quorum:team", "MODIFY"), ("quorum:team", "KEEP")]
+    assert results["quorum"]["file"] == str(config)
