@@ -1,4 +1,4 @@
-"""`--mode quorum`: the quorum configuration's sources each run evidence_gate over one shared ledger.
+"""`--mode quorum`: the quorum configuration's sources each run evidence_gate over the same probes' calls.
 
 The probes run once; every member sees their calls. The members of a tier run at the same time, each
 on its own fork of the ledger (the probes' calls, then its own, numbered as if it were alone); when the
@@ -140,7 +140,8 @@ class QuorumJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
         name="quorum", tools=BUILTIN_TOOLS, model_option="--quorum",
         description="The sources of a quorum configuration (--quorum FILE, or [quorum] in --config) each run "
-                    "evidence_gate over one shared ledger, lowest tier first; a validated finding blocks on its "
+                    "evidence_gate over the same probes' calls, a tier's members at once, lowest tier first; a "
+                    "validated finding blocks on its "
                     "own, other findings are merged by artifact identity and reported when their members weigh "
                     "the required weight.")
 
