@@ -1,6 +1,6 @@
-"""action.yml and the example workflows: valid against committed schemas (actionlint has no installable
-build here), every expression names an input or step that exists, and the Action's scripts pass only
-options `showcause ci github` has."""
+"""action.yml and the example workflows: valid against committed schemas (tests/test_actionlint.py runs
+actionlint and ShellCheck over them too), every expression names an input or step that exists, and the
+Action's scripts pass only options `showcause ci github` has."""
 
 from __future__ import annotations
 
