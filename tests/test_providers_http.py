@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import ssl
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -49,7 +50,7 @@ from showcause.providers import (
     get_provider,
     known_prefixes,
 )
-from showcause.providers.http import HttpResult, find_rejected_param, redact, retry_after_s
+from showcause.providers.http import HttpResult, find_rejected_param, redact, retry_after_s, tls_context
 from showcause.providers.keys import CommandKey, NoKey
 from showcause.providers.openai import OPTIONAL_PARAMS
 
@@ -286,3 +287,10 @@ def test_a_500_that_reports_a_request_validation_error_names_the_rejected_parame
     assert find_rejected_param(HttpResult(500, {}, '{"error": "response_format broke us"}'), body,
                                OPTIONAL_PARAMS) is None   # a plain server failure is not a refusal
     assert find_rejected_param(HttpResult(503, {}, text), body, OPTIONAL_PARAMS) is None
+
+
+def test_every_client_shares_one_verifying_tls_context():
+    # Loading the CA bundle costs ~0.1 s of CPU: once per process, not once per review's client.
+    context = tls_context()
+    assert context is tls_context()
+    assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname

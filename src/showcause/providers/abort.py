@@ -20,7 +20,7 @@ import httpx
 
 from showcause.core.errors import PeerAborted
 from showcause.providers.api import ApiProvider
-from showcause.providers.http import HttpClient
+from showcause.providers.http import HttpClient, tls_context
 
 __all__ = ["AbortableHttpClient", "make_abortable"]
 
@@ -90,17 +90,6 @@ class _Backend(httpcore.NetworkBackend):
             stream.shutdown()
 
 
-_SSL: list[ssl.SSLContext] = []   # built once: loading the CA bundle takes a third of a second
-_SSL_LOCK = threading.Lock()
-
-
-def _ssl_context() -> ssl.SSLContext:
-    with _SSL_LOCK:
-        if not _SSL:
-            _SSL.append(httpx.create_ssl_context())
-        return _SSL[0]
-
-
 class AbortableHttpClient(HttpClient):
     """`HttpClient` with `abort()`: in-flight reads fail now, backoffs end, and no new attempt starts."""
 
@@ -119,8 +108,8 @@ class AbortableHttpClient(HttpClient):
         with self._lock:
             if self._client is None:
                 # httpx offers no public hook for the network backend: its pool is rebuilt with ours.
-                transport = httpx.HTTPTransport(verify=_ssl_context())
-                transport._pool = httpcore.ConnectionPool(ssl_context=_ssl_context(),
+                transport = httpx.HTTPTransport(verify=tls_context())
+                transport._pool = httpcore.ConnectionPool(ssl_context=tls_context(),
                                                           network_backend=self._backend)
                 self._client = httpx.Client(transport=transport, follow_redirects=False)
             return self._client

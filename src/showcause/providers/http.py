@@ -7,11 +7,13 @@ import json
 import logging
 import random
 import re
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any, Protocol
 
 import httpx
@@ -36,6 +38,7 @@ __all__ = [
     "is_retryable",
     "redact",
     "retry_after_s",
+    "tls_context",
 ]
 
 log = logging.getLogger("showcause.providers")
@@ -144,6 +147,13 @@ class HttpResult:
             ) from None
 
 
+@cache
+def tls_context() -> ssl.SSLContext:
+    """httpx's default verifying context (its CA bundle, or SSL_CERT_FILE/SSL_CERT_DIR), built once per process:
+    loading the CA bundle is about 0.1 s of CPU, which every review's fresh client would pay again."""
+    return httpx.create_ssl_context()
+
+
 class HttpClient:
     """A reusable httpx client that retries 429/5xx/network errors with capped exponential backoff and jitter.
 
@@ -174,7 +184,7 @@ class HttpClient:
     def _http(self) -> httpx.Client:
         with self._lock:
             if self._client is None:
-                self._client = httpx.Client(follow_redirects=False)
+                self._client = httpx.Client(follow_redirects=False, verify=tls_context())
             return self._client
 
     def close(self) -> None:
