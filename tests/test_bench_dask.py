@@ -17,7 +17,8 @@ from distributed import Client
 
 from benchcases import bench_cases
 from llm_servers import OpenAIServer, slow, turn
-from showcause.bench.dask_exec import local_cluster
+from showcause.bench import remote
+from showcause.bench.dask_exec import local_cluster, warm_cluster
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.errors import InputError
 from test_bench_shards import timeless
@@ -106,6 +107,23 @@ def test_record_timeout_kills_the_attempt_and_a_fresh_process_retries_it(cases: 
     assert [x["code"] for x in timed_out] == ["TIMEOUT"] and "process group was killed" in timed_out[0]["message"]
     assert [r["status"] for r in results["records"]] == ["ok", "ok", "ok"] and took < 25
     assert results["spend"]["charged_usd"] == pytest.approx(0.03 + 0.05)   # the killed attempt: its reserve
+
+
+def test_workers_are_warmed_once_and_their_warm_children_run_the_records(cases: Path, cluster: str, tmp_path: Path):
+    def idle() -> list[int]:
+        return sorted(p.pid for p in remote._idle if p.poll() is None)
+
+    with OpenAIServer(repeat_last=True) as server, Client(cluster.replace("dask://", "tcp://")) as client:
+        server.add_turns(turn(content=KEEP, cost=0.01))
+        setup = {"config": None, "isolation": None}
+        assert warm_cluster(client, setup) == 2 and warm_cluster(client, setup) == 2   # topped up, never more
+        warmed = client.run(idle)
+        assert [len(pids) for pids in warmed.values()] == [1, 1]
+        results = run_bench(BenchConfig(cases, ("decision_judge",), 2, 2, tmp_path / "out", models=(MODEL,),
+                                        base_url=server.url, unpriced_reserve=0.05, executor=cluster))
+        after = client.run(idle)
+    assert [r["status"] for r in results["records"]] == ["ok"] * 6
+    assert after == warmed   # the six records ran in the children warmed before the bench, no new one started
 
 
 def test_executor_input_errors(cases: Path, tmp_path: Path):

@@ -22,13 +22,14 @@ from distributed import Client, LocalCluster
 
 from showcause.bench.attempts import AttemptPolicy, Job, blank_outcome, run_job
 from showcause.bench.costs import Meter, price_per_token, review_reserve
-from showcause.bench.remote import attempt_on_worker
+from showcause.bench.remote import attempt_on_worker, warm_worker
 from showcause.core.errors import InputError
 
-__all__ = ["EXECUTOR_FORMS", "DaskAttempt", "dask_runner", "local_cluster"]
+__all__ = ["EXECUTOR_FORMS", "DaskAttempt", "dask_runner", "local_cluster", "warm_cluster"]
 
 EXECUTOR_FORMS = "local, dask://HOST:PORT or dask-local:N"
 _NO_RERUN = {"distributed.scheduler.allowed-failures": 0}
+_WARM_TIMEOUT_S = 120.0   # a child that has not warmed by then is stopped; attempts start their own
 
 
 class DaskAttempt:
@@ -103,10 +104,26 @@ def _client(executor: str) -> Iterator[Client]:
         client.close()
 
 
+def warm_cluster(client: Client, setup: dict[str, Any]) -> int:
+    """One warm child per thread of every worker, started before the bench's clock as the cluster's start is:
+    how many are ready. A worker that fails to warm is no error; its first attempts start their own."""
+    threads: dict[str, int] = client.nthreads()   # type: ignore[assignment]  # sync client: a dict
+    futures = [client.submit(warm_worker, n, setup, _WARM_TIMEOUT_S, workers=[address], allow_other_workers=False,
+                             pure=False) for address, n in threads.items()]
+    ready = 0
+    for future in futures:
+        with contextlib.suppress(Exception):
+            ready += int(future.result())
+    return ready
+
+
 @contextlib.contextmanager
-def dask_runner(executor: str, timeout: float | None) -> Iterator[Any]:
-    """A JobRunner whose attempts run on the cluster `executor` names; the cluster lives as long as the block."""
+def dask_runner(executor: str, timeout: float | None, setup: dict[str, Any] | None = None) -> Iterator[Any]:
+    """A JobRunner whose attempts run on the cluster `executor` names; the cluster lives as long as the block.
+    `setup` (the bench's `config` and `isolation`) warms the workers first."""
     with _client(executor) as client:
+        if setup is not None:
+            warm_cluster(client, setup)
         attempt = DaskAttempt(client, timeout)
 
         def runner(job: Job, policy: AttemptPolicy, previous: dict[str, Any] | None) -> dict[str, Any] | None:

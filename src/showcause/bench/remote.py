@@ -1,10 +1,14 @@
 """One bench attempt on a cluster worker, in a child process of its own.
 
-Each worker thread keeps one child `python -m showcause.bench.remote` in a session of its own and sends
-it attempts one at a time, so a timeout can end the whole process group: cancelling a Dask task does not
-stop the processes it started. The child
-runs the review exactly as a local bench does (the same sandbox per tool call), and ends its sandboxed
-processes and itself when its worker dies.
+Each worker process keeps warm children (`python -m showcause.bench.remote`, each in a session of its own)
+and sends each attempt to an idle one, so a timeout can end the whole process group: cancelling a Dask
+task does not stop the processes it started. A child runs the review exactly as a local bench does (the
+same sandbox per tool call), and ends its sandboxed processes and itself when its worker dies.
+
+A child's first review would pay its cold start: the imports a review loads on first use (the provider's
+HTTP stack, the modes, the tools) and the probe of the isolation level, about 1.5 s on 2 busy cores on
+top of the 1-2 s the interpreter and this module take. `warm_worker` pays it before the bench's clock
+starts, once per worker thread, as the cluster's start is paid.
 """
 
 from __future__ import annotations
@@ -26,14 +30,19 @@ import showcause
 from showcause.bench.attempts import AttemptPolicy, Job, review_attempt
 from showcause.bench.cases import load_case
 from showcause.bench.costs import Meter, SpendLedger
-from showcause.core.errors import Interrupted
+from showcause.core.errors import Interrupted, SandboxUnavailable
+from showcause.judges.registry import MODES
+from showcause.providers.http import tls_context
+from showcause.providers.registry import PROVIDERS
 from showcause.sandbox.lifecycle import install_handlers, remove_tracked_dirs
-from showcause.sandbox.policy import load_policy
+from showcause.sandbox.policy import Policy, load_policy
+from showcause.sandbox.runner import available_isolation
 from showcause.service import with_isolation
 
-__all__ = ["attempt_on_worker", "main"]
+__all__ = ["attempt_on_worker", "main", "warm_worker"]
 
-_warm = threading.local()   # this worker thread's warm child process
+_idle: list[subprocess.Popen[bytes]] = []   # this worker process's warm children not running an attempt
+_idle_lock = threading.Lock()
 _GRACE_S = 5.0   # SIGTERM lets the child kill its sandboxed processes (each in a session of its own) first
 
 
@@ -74,19 +83,22 @@ def _read_line(proc: subprocess.Popen[bytes], timeout: float | None) -> bytes | 
     return buf
 
 
-def attempt_on_worker(payload: dict[str, Any], timeout: float | None) -> dict[str, Any]:
-    """Runs on the worker: `{"outcome", "meter"}` of the attempt, `{"timeout": true}` after its process group
-    was killed, or `{"crash": …}` when the child died without an answer.
+def _take() -> subprocess.Popen[bytes]:
+    """An idle warm child, else a fresh one (its first review then pays the cold start)."""
+    with _idle_lock:
+        while _idle:
+            proc = _idle.pop()
+            if proc.poll() is None:
+                return proc
+    return _spawn()
 
-    One warm child per worker thread runs its attempts one at a time (imports are paid once, not per
-    record); a timeout kills its whole group and the next attempt starts a fresh one."""
-    proc: subprocess.Popen[bytes] | None = getattr(_warm, "proc", None)
-    if proc is None or proc.poll() is not None:
-        proc = _warm.proc = _spawn()
+
+def _ask(proc: subprocess.Popen[bytes], message: dict[str, Any], timeout: float | None) -> bytes | None:
+    """The child's answer line; None on a timeout; b"" when it died. The child is stopped unless it answered."""
     assert proc.stdin is not None
     answer: bytes | None = b""
     try:
-        proc.stdin.write(json.dumps(payload).encode() + b"\n")
+        proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
         answer = _read_line(proc, timeout)
     except BrokenPipeError:
@@ -94,11 +106,45 @@ def attempt_on_worker(payload: dict[str, Any], timeout: float | None) -> dict[st
     finally:
         if not answer:   # timed out, died, or this task was interrupted: leave nothing of it running
             _stop(proc)
-            _warm.proc = None
+    return answer
+
+
+def _warmed(proc: subprocess.Popen[bytes], setup: dict[str, Any], timeout: float) -> bool:
+    answer = _ask(proc, {"warm": setup}, timeout)
+    if answer and json.loads(answer).get("warm") is True:
+        return True
+    _stop(proc)   # not warm: an attempt would pay the cold start anyway, in a child it starts itself
+    return False
+
+
+def warm_worker(children: int, setup: dict[str, Any], timeout: float) -> int:
+    """Runs on a worker before a bench starts: idle children topped up to `children` (the new ones started
+    together, so their imports overlap, and warmed under the bench's config and isolation); how many idle
+    children are ready. A long-lived worker serving bench after bench keeps `children`, no more."""
+    with _idle_lock:
+        _idle[:] = [p for p in _idle if p.poll() is None]
+        missing = max(0, children - len(_idle))
+    procs = [_spawn() for _ in range(missing)]
+    ready = [p for p in procs if _warmed(p, setup, timeout)]
+    with _idle_lock:
+        _idle.extend(ready)
+        return len(_idle)
+
+
+def attempt_on_worker(payload: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+    """Runs on the worker: `{"outcome", "meter"}` of the attempt, `{"timeout": true}` after its process group
+    was killed, or `{"crash": …}` when the child died without an answer.
+
+    A warm child runs one attempt at a time and goes back to the idle ones after it; a timeout kills its
+    whole group, and a later attempt takes another child."""
+    proc = _take()
+    answer = _ask(proc, payload, timeout)
     if answer is None:
         return {"timeout": True}
     if not answer:
         return {"crash": _stderr_tail(proc), "returncode": proc.returncode}
+    with _idle_lock:
+        _idle.append(proc)
     got: dict[str, Any] = json.loads(answer)
     return got
 
@@ -119,9 +165,28 @@ def _watch_parent() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _attempt(payload: dict[str, Any]) -> dict[str, Any]:
+def _limits(payload: dict[str, Any]) -> tuple[Path | None, Policy]:
     config = Path(payload["config"]) if payload["config"] else None
-    limits = with_isolation(load_policy(config) if config else load_policy(), payload["isolation"])
+    return config, with_isolation(load_policy(config) if config else load_policy(), payload["isolation"])
+
+
+def _warm_up(setup: dict[str, Any]) -> dict[str, Any]:
+    """What a first review loads on first use, loaded now: every mode and provider (and with the modes the
+    tools they use), the isolation probe and the TLS context. A failure here is no error: the review reports it."""
+    try:
+        for registry in (MODES, PROVIDERS):
+            registry.entries()
+        tls_context()
+        with contextlib.suppress(SandboxUnavailable):   # an answer too, and the reviews will give it
+            available_isolation(_limits(setup)[1])
+    except Exception as exc:
+        print(f"warm-up failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return {"warm": False}
+    return {"warm": True}
+
+
+def _attempt(payload: dict[str, Any]) -> dict[str, Any]:
+    config, limits = _limits(payload)
     job = Job(load_case(Path(payload["case"])), payload["mode"], payload["model"], payload["run"])
     # Cost limit, retries and rate limit are the coordinator's; this process runs one attempt at a time.
     policy = AttemptPolicy(config=config, base_url=payload["base_url"], retries=0, backoff_s=0.0,
@@ -140,7 +205,9 @@ def main() -> None:
     os.dup2(2, 1)   # a stray print of anything below goes to stderr, never into the answers
     try:
         for line in sys.stdin:
-            answers.write(json.dumps(_attempt(json.loads(line))) + "\n")
+            message = json.loads(line)
+            answer = _warm_up(message["warm"]) if "warm" in message else _attempt(message)
+            answers.write(json.dumps(answer) + "\n")
             answers.flush()
     except Interrupted as exc:
         remove_tracked_dirs()

@@ -317,7 +317,8 @@ def _executor(cfg: BenchConfig) -> contextlib.AbstractContextManager[JobRunner]:
     except ImportError:
         raise InputError(f"--executor {cfg.executor}: Dask is not installed "
                          "(pip install 'showcause[distributed]')") from None
-    return dask_runner(cfg.executor, cfg.record_timeout)
+    setup = {"config": str(cfg.config.resolve()) if cfg.config else None, "isolation": cfg.isolation}
+    return dask_runner(cfg.executor, cfg.record_timeout, setup)
 
 
 def _provenance(cfg: BenchConfig, identity: dict[str, Any], urls: dict[str, str | None], isolation: str | None,
