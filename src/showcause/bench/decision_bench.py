@@ -23,7 +23,7 @@ from showcause.bench.decision_metrics import METRICS, decision_metrics
 from showcause.bench.rules import Rules, answer_questions
 from showcause.core.errors import InputError
 
-__all__ = ["decision_cases", "decision_outcome", "decision_truth", "mode_order", "plan_decisions"]
+__all__ = ["decision_cases", "decision_outcome", "decision_results", "decision_truth", "mode_order", "plan_decisions"]
 
 
 def decision_cases(root: Path) -> tuple[list[DecisionCase], str]:
@@ -62,3 +62,14 @@ def decision_outcome(records: list[dict[str, Any]], truth: dict[str, dict[str, A
     """The metrics per arm (in the order of ``modes``) and the answers to the rules' questions."""
     return {"metrics": decision_metrics(records, truth, not_run, modes=modes),
             "questions": answer_questions(rules, records, truth, list(models), METRICS)}
+
+
+def decision_results(records: list[dict[str, Any]], truth: dict[str, dict[str, Any]], not_run: list[dict[str, Any]],
+                     rules: Rules, rules_path: str, models: list[str], modes: list[str],
+                     budgets: dict[str, Any]) -> dict[str, Any]:
+    """What a decision bench's results add to the records: the outcome, each mode's budget and the recorded
+    mode orders (of a whole run or of merged shards alike)."""
+    return {"kind": "decision", "rules": {"path": rules_path, "sha256": rules.sha256},
+            **decision_outcome(records, truth, not_run, rules, models, modes), "mode_budgets": budgets,
+            "mode_orders": {f"{r['case']}#{r['run']}": r["order"] for r in records if r.get("order")},
+            "comparisons": []}

@@ -1,8 +1,10 @@
 """`showcause bench merge DIR... --out DIR`: the shards of one bench joined into the run they slice.
 
-Shards must come from one plan (the same cases, modes, models, runs, config, budgets and prompts), cover
-it exactly once between them and hold no record twice; anything else is refused as bad input. The merged
-folder is a finished run like any other: its results, checkpoint, run description and spend ledger.
+A bench of repo cases or of decision cases alike (a decision bench's metrics, questions, mode orders and
+review sheet are computed again over all records). Shards must come from one plan (the same cases,
+modes, models, runs, config, budgets and prompts), cover it exactly once between them and hold no record
+twice; anything else is refused as bad input. The merged folder is a finished run like any other: its
+results, checkpoint, run description and spend ledger.
 """
 
 from __future__ import annotations
@@ -11,9 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from showcause.bench.assemble import assemble_results, repo_outcome
+from showcause.bench.assemble import Outcome, assemble_results, repo_outcome
 from showcause.bench.attempts import record_key
 from showcause.bench.costs import SpendLedger
+from showcause.bench.decision_bench import decision_results
+from showcause.bench.decision_metrics import METRICS
+from showcause.bench.review_sheet import export_sheet
 from showcause.bench.rules import REPO_METRICS, Rules, load_rules
 from showcause.bench.runner import CHECKPOINT, LEDGER, RUN_INFO
 from showcause.core import jsonsafe
@@ -22,7 +27,8 @@ from showcause.core.errors import InputError
 __all__ = ["merge_shards"]
 
 _ASSEMBLED = ("expected_records", "stopped", "not_run", "spend", "records", "kind", "rules", "metrics",
-              "comparisons", "questions", "truth", "shard", "quorum_comparison")
+              "comparisons", "questions", "truth", "shard", "quorum_comparison", "mode_budgets", "mode_orders",
+              "review_sheet_rows")
 
 
 def _load(folder: Path) -> dict[str, Any]:
@@ -64,12 +70,12 @@ def _check(folders: list[Path], docs: list[dict[str, Any]]) -> None:
             seen[key] = folder
 
 
-def _rules(first: dict[str, Any]) -> tuple[Rules | None, str | None]:
+def _rules(first: dict[str, Any], decision: bool) -> tuple[Rules | None, str | None]:
     """The shards' `--rules`, read again to answer its questions over all records; it must be unchanged."""
     named = first.get("rules")
     if not named:
         return None, None
-    rules = load_rules(Path(named["path"]), REPO_METRICS)
+    rules = load_rules(Path(named["path"]), METRICS if decision else REPO_METRICS)
     if rules.sha256 != named["sha256"]:
         raise InputError(f"{named['path']}: changed since the shards ran (its sha256 differs); merge refused")
     return rules, named["path"]
@@ -80,6 +86,17 @@ def _merged_ledger(folders: list[Path], out: Path, max_cost: float | None) -> Sp
              for line in (f / LEDGER).read_text(encoding="utf-8").splitlines() if line.strip()]
     (out / LEDGER).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return SpendLedger(out / LEDGER, max_cost)
+
+
+def _outcome(first: dict[str, Any], rules: Rules | None, rules_path: str | None, decision: bool) -> Outcome:
+    truth = first["truth"]
+    if decision:
+        assert rules is not None and rules_path is not None   # a decision bench always answers its rules
+        return lambda ordered, not_run: decision_results(ordered, truth, not_run, rules, rules_path, first["models"],
+                                                         first["modes"], first["mode_budgets"])
+    return lambda ordered, not_run: repo_outcome(ordered, truth, not_run, baseline=first.get("baseline"),
+                                                 seed=first["seed"], rules=rules, rules_path=rules_path,
+                                                 models=first["models"])
 
 
 def merge_shards(folders: list[Path], out: Path) -> dict[str, Any]:
@@ -101,11 +118,12 @@ def merge_shards(folders: list[Path], out: Path) -> dict[str, Any]:
         sum(float(d["spend"].get("charged_before_this_session_usd") or 0.0) for d in docs), 8)}
     records = [r for d in docs for r in d["records"]]
     stopped = next((d["stopped"] for d in docs if d.get("stopped")), None)
-    rules, rules_path = _rules(first)
+    decision = first.get("kind") == "decision"
+    rules, rules_path = _rules(first, decision)
     results = assemble_results(provenance, records, [tuple(k) for k in first["shard"]["plan"]], first["truth"],
-                               stopped=stopped, spend=spend, outcome=lambda ordered, not_run: repo_outcome(
-                                   ordered, first["truth"], not_run, baseline=first.get("baseline"),
-                                   seed=first["seed"], rules=rules, rules_path=rules_path, models=first["models"]))
+                               stopped=stopped, spend=spend, outcome=_outcome(first, rules, rules_path, decision))
+    if decision:
+        results["review_sheet_rows"] = export_sheet(results["records"], first["truth"], out, first["seed"])
     identity = first["shard"]["identity"] | {"shard": None}
     (out / RUN_INFO).write_text(json.dumps(identity, indent=2), encoding="utf-8")
     (out / CHECKPOINT).write_text("".join(json.dumps(r) + "\n" for r in results["records"]), encoding="utf-8")

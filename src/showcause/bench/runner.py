@@ -24,7 +24,7 @@ from showcause.bench.assemble import assemble_results, repo_outcome
 from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
 from showcause.bench.costs import SpendLedger
-from showcause.bench.decision_bench import decision_cases, decision_outcome, decision_truth, plan_decisions
+from showcause.bench.decision_bench import decision_cases, decision_results, decision_truth, plan_decisions
 from showcause.bench.decision_casefile import is_decision_case_dir
 from showcause.bench.decision_metrics import METRICS
 from showcause.bench.identity import check_resume, git_state, run_identity, url_host
@@ -133,8 +133,8 @@ def _check(cfg: BenchConfig, decision: bool) -> tuple[dict[str, str | None], Quo
         raise InputError("--max-rpm is not supported with a Dask --executor")
     if cfg.record_timeout is not None and (cfg.record_timeout <= 0 or cfg.executor == "local"):
         raise InputError("--record-timeout must be positive and goes with a Dask --executor")
-    if decision and (cfg.shard or cfg.executor != "local"):   # one process: merge and workers know repo cases only
-        raise InputError("--shard and --executor run repo cases only; a decision bench runs in this process")
+    if decision and cfg.executor != "local":   # a worker's attempt loads a repo case; see docs/benchmark.md
+        raise InputError("--executor runs repo cases only; a decision bench runs in this process (--shard splits it)")
     if cfg.baseline is not None and cfg.baseline not in cfg.modes:
         raise InputError(f"--baseline {cfg.baseline!r} is not one of --modes")
     members = arms is not None and not cfg.models and needs_model
@@ -296,14 +296,10 @@ def _case_set(cfg: BenchConfig, limits: Policy) -> _Set:
 def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run: list[dict[str, Any]],
              models: tuple[str, ...]) -> dict[str, Any]:
     """The metrics, comparisons and questions of the results, by the kind of case set."""
-    rules = {"rules": {"path": str(cfg.rules or default_rules_path()), "sha256": cs.rules.sha256}} if cs.rules else {}
     if cs.decision:
         assert cs.rules is not None
-        return {"kind": "decision", **rules, **decision_outcome(records, cs.truth, not_run, cs.rules, list(models),
-                                                                list(cfg.modes)),
-                "mode_budgets": {m: decision_budget(m, cfg.config) for m in cfg.modes},
-                "mode_orders": {f"{r['case']}#{r['run']}": r["order"] for r in records if r.get("order")},
-                "comparisons": []}
+        return decision_results(records, cs.truth, not_run, cs.rules, str(cfg.rules or default_rules_path()),
+                                list(models), list(cfg.modes), {m: decision_budget(m, cfg.config) for m in cfg.modes})
     return repo_outcome(records, cs.truth, not_run, baseline=cfg.baseline, seed=cfg.seed, rules=cs.rules,
                         rules_path=str(cfg.rules or default_rules_path()), models=list(models))
 
