@@ -16,6 +16,7 @@ import pytest
 from distributed import Client
 
 from benchcases import bench_cases
+from decision_bench_servers import DecisionOpenAI
 from llm_servers import OpenAIServer, slow, turn
 from showcause.bench import remote
 from showcause.bench.dask_exec import local_cluster, warm_cluster
@@ -24,6 +25,7 @@ from showcause.core.errors import InputError
 from test_bench_shards import timeless
 
 KEEP = json.dumps({"summary": "fine", "claims": []})
+DECISION_CASES = Path(__file__).with_name("decision_cases_small")
 MODEL = "openai:test-model"   # no known price: every attempt reserves --unpriced-reserve
 
 
@@ -107,6 +109,19 @@ def test_record_timeout_kills_the_attempt_and_a_fresh_process_retries_it(cases: 
     assert [x["code"] for x in timed_out] == ["TIMEOUT"] and "process group was killed" in timed_out[0]["message"]
     assert [r["status"] for r in results["records"]] == ["ok", "ok", "ok"] and took < 25
     assert results["spend"]["charged_usd"] == pytest.approx(0.03 + 0.05)   # the killed attempt: its reserve
+
+
+def test_a_decision_bench_on_the_cluster_matches_the_local_run(cluster: str, tmp_path: Path):
+    with DecisionOpenAI() as server:
+        base = dict(cases_dir=DECISION_CASES, modes=("blind_first", "decision_judge"), runs=1, concurrency=2,
+                    models=("openai:test-model",), base_url=server.url)
+        here = run_bench(BenchConfig(out=tmp_path / "local", **base))
+        there = run_bench(BenchConfig(out=tmp_path / "dask", executor=cluster, **base))
+    assert len(here["records"]) == 10 and all(r["status"] == "ok" for r in here["records"])
+    assert timeless(there["records"]) == timeless(here["records"])
+    for key in ("kind", "metrics", "questions", "mode_orders", "review_sheet_rows"):
+        assert timeless(there[key]) == timeless(here[key]), key
+    assert there["spend"]["attempts"] == here["spend"]["attempts"] == 10
 
 
 def test_workers_are_warmed_once_and_their_warm_children_run_the_records(cases: Path, cluster: str, tmp_path: Path):

@@ -272,9 +272,3 @@ def test_bad_decision_cases_and_bench_only_modes_are_refused(tmp_path: Path):
     proc = sc("review", "--decision", str(CASES.parent.parent / "examples" / "decision.json"), "--mode",
               "independent_only", "--model", OA, env={})
     assert proc.returncode == 2 and "--decision takes --mode blind_first or proposal_first" in proc.stderr
-    # A Dask cluster runs repo cases only (shards of a decision bench: test_decision_shards.py): a decision
-    # bench refuses it before anything is written.
-    proc = sc("bench", str(CASES), "--modes", "blind_first", "--model", OA, "--executor", "dask-local:2",
-              "--out", str(tmp_path / "dask"), env={})
-    assert proc.returncode == 2 and "--executor runs repo cases only" in proc.stderr and "Traceback" not in proc.stderr
-    assert not (tmp_path / "dask").exists()

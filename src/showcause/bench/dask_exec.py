@@ -22,6 +22,7 @@ from distributed import Client, LocalCluster
 
 from showcause.bench.attempts import AttemptPolicy, Job, blank_outcome, run_job
 from showcause.bench.costs import Meter, price_per_token, review_reserve
+from showcause.bench.decision_casefile import DecisionCase
 from showcause.bench.remote import attempt_on_worker, warm_worker
 from showcause.core.errors import InputError
 
@@ -41,11 +42,13 @@ class DaskAttempt:
 
     def __call__(self, job: Job, policy: AttemptPolicy, meter: Meter) -> dict[str, Any]:
         price = price_per_token(job.model) if job.model else (0.0, 0.0)
+        decision = isinstance(job.case, DecisionCase)
         payload = {"case": str(job.case.path.resolve()), "mode": job.mode, "model": job.model, "run": job.run,
                    "config": str(policy.config.resolve()) if policy.config else None,
                    "base_url": policy.base_url if job.model else None, "isolation": policy.isolation,
-                   "unpriced_reserve": policy.unpriced_reserve, "price": list(price) if price else None}
-        lost = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits)
+                   "unpriced_reserve": policy.unpriced_reserve, "price": list(price) if price else None,
+                   "decision": decision, "order": list(job.order)}
+        lost = review_reserve(job.mode, job.model, policy.unpriced_reserve, policy.limits, decision=decision)
         try:
             got: dict[str, Any] = self.client.submit(attempt_on_worker, payload, self.timeout, pure=False).result()
         except (Exception, asyncio.CancelledError) as exc:   # KilledWorker, a lost scheduler connection

@@ -30,6 +30,7 @@ import showcause
 from showcause.bench.attempts import AttemptPolicy, Job, review_attempt
 from showcause.bench.cases import load_case
 from showcause.bench.costs import Meter, SpendLedger
+from showcause.bench.decision_casefile import load_sound_case
 from showcause.core.errors import Interrupted, SandboxUnavailable
 from showcause.judges.registry import MODES
 from showcause.providers.http import tls_context
@@ -187,7 +188,9 @@ def _warm_up(setup: dict[str, Any]) -> dict[str, Any]:
 
 def _attempt(payload: dict[str, Any]) -> dict[str, Any]:
     config, limits = _limits(payload)
-    job = Job(load_case(Path(payload["case"])), payload["mode"], payload["model"], payload["run"])
+    path = Path(payload["case"])
+    case = load_sound_case(path) if payload.get("decision") else load_case(path)
+    job = Job(case, payload["mode"], payload["model"], payload["run"], tuple(payload.get("order") or ()))
     # Cost limit, retries and rate limit are the coordinator's; this process runs one attempt at a time.
     policy = AttemptPolicy(config=config, base_url=payload["base_url"], retries=0, backoff_s=0.0,
                            unpriced_reserve=payload["unpriced_reserve"], ledger=SpendLedger(Path(os.devnull), None),

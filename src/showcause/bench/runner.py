@@ -133,8 +133,6 @@ def _check(cfg: BenchConfig, decision: bool) -> tuple[dict[str, str | None], Quo
         raise InputError("--max-rpm is not supported with a Dask --executor")
     if cfg.record_timeout is not None and (cfg.record_timeout <= 0 or cfg.executor == "local"):
         raise InputError("--record-timeout must be positive and goes with a Dask --executor")
-    if decision and cfg.executor != "local":   # a worker's attempt loads a repo case; see docs/benchmark.md
-        raise InputError("--executor runs repo cases only; a decision bench runs in this process (--shard splits it)")
     if cfg.baseline is not None and cfg.baseline not in cfg.modes:
         raise InputError(f"--baseline {cfg.baseline!r} is not one of --modes")
     members = arms is not None and not cfg.models and needs_model
