@@ -7,8 +7,9 @@ file directly, all measured in one run.
 Start: a real `showcause mcp` subprocess over stdio through the SDK's client, from spawn to the answer of
 `tools/list` (median of N), and on to the answer of a first `should_review` call: with no record of the
 opening answers (a fresh cache directory per start: the first start after an install or upgrade), and with
-the record a previous start left (every later start; mcpserver/relay.py). The loop: the same server reviews a project of N modules with one test file each;
-each round edits one line of one module (a correct edit: the review says KEEP) and calls `review_change`.
+the record a previous start left (every later start; mcpserver/relay.py). The loop: the same server
+reviews a project of N modules with one test file each; each round edits one line of one module (a correct
+edit: the review says KEEP) and calls `review_change`.
 Direct: `python -m pytest -q -p no:cacheprovider` on the test files the review ran on head, plus `pyright` on
 the changed file, both in the project itself (no sandbox, no copy, no base side). Goal: the second review
 costs at most 1.2x the direct run.
