@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from builders import make_case
 from showcause.analysis.reach import is_common_word, is_test_data
-from showcause.analysis.retired import Retirement
+from showcause.analysis.retired import RetiredName, Retirement
 from showcause.core.result import ReviewResult
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
@@ -120,6 +122,23 @@ def test_a_parameter_of_a_removed_function_is_not_retired(tmp_path: Path):
 
 TOTALS_LEFT = "def grand_total(xs: list[int]) -> int:\n    return sum(xs)\n"
 TOTALS = "def legacy_total(xs: list[int]) -> int:\n    return sum(xs)\n\n\n" + TOTALS_LEFT
+
+
+def test_the_retired_names_are_worked_out_once_when_two_threads_ask_at_once(tmp_path: Path):
+    """The mechanical judge asks for them beside the test processes, and a call that shows lines asks too."""
+    base: dict[str, str | bytes] = {"src/pkg/totals.py": TOTALS, "src/pkg/report.py": "from pkg import totals\n"}
+    case = make_case(tmp_path / "once", base, {"src/pkg/totals.py": TOTALS_LEFT}, checks=NO_CHECKS)
+    with open_snapshot(case=case) as snap:
+        retirement = Retirement(snap)
+        start = threading.Barrier(2)
+
+        def ask() -> dict[str, RetiredName]:
+            start.wait()
+            return retirement.names
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            first, second = pool.map(lambda _: ask(), range(2))
+    assert first is second and list(first) == ["legacy_total"]
 
 
 def test_a_removed_module_level_function_still_called_elsewhere_blocks(tmp_path: Path):

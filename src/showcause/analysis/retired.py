@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -139,6 +140,8 @@ class Retirement:
     _base_keys: dict[str, dict[int, set[str]]] = field(default_factory=dict, repr=False)
     # Parsed definition files, shared by all the names whose definitions they hold.
     _trees: dict[tuple[Path, str], Tree | None] = field(default_factory=dict, repr=False)
+    # The names are computed beside the test processes and asked for by the calls that show lines: once.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def _text(self, root: Path, rel: str, strict: bool = False) -> tuple[str | None, bool]:
         """(code text or None, whether a cap or the budget left the file out); `strict`: see `code_text`."""
@@ -220,10 +223,11 @@ class Retirement:
 
     @property
     def names(self) -> dict[str, RetiredName]:
-        if self._names is None:
-            with self.budget.measure():
-                self._names = self._compute()
-        return self._names
+        with self._lock:
+            if self._names is None:
+                with self.budget.measure():
+                    self._names = self._compute()
+            return self._names
 
     def _migrated(self) -> set[str]:
         """Names an added SQL line renames or drops (`RENAME [COLUMN] x TO y`, `DROP [COLUMN] x`).

@@ -223,13 +223,14 @@ def run_probes(ledger: Ledger) -> Probes:
     # typecheck processes instead of waiting for them.
     notes: list[str] = []
     with ContextPool(max_workers=1) as side:
-        retiring = side.submit(ledger.retirement)
+        # `.names` is lazy: asked for here, so it is worked out while the tests run, not after them.
+        retiring = side.submit(lambda: ledger.retirement().names)
         fitting = side.submit(_arity, ctx.snapshot, notes, ctx.analysis, ctx.policy.symbols.symbol_worker_min_files)
         calls = ledger.call_many(probes, workers=2)
-        retirement = retiring.result()
+        retired = retiring.result()
         mismatches = fitting.result()
     _unrunnable(calls)
-    names = sorted(retirement.names.values(), key=lambda r: (-r.head_count, r.name))[:_MAX_NAMES]
+    names = sorted(retired.values(), key=lambda r: (-r.head_count, r.name))[:_MAX_NAMES]
     by_function: dict[str, list[ArityMismatch]] = {}
     for m in mismatches:
         by_function.setdefault(m.function, []).append(m)
