@@ -6,7 +6,11 @@ Baseline: the project's own full test run on head (every test file its runner wo
 process, in the case's environment) plus one type check of head where the case has a checker — run in
 the sandbox too, since third-party code never runs on the host. Cold: `review --mode mechanical` with the
 base cache off (`SHOWCAUSE_NO_CACHE=1`); warm: the same review again once its base results are cached.
-Reruns (`test_reruns`) happen only when a head failure is suspected, so their cost is in the defect rows.
+Reruns (`test_reruns`) happen only when a head failure is suspected, so their cost is in the defect rows:
+`warm r0` is the warm review with `test_reruns = 0` (base still runs the suspects once afresh), and the
+difference to `warm` is what the two re-run rounds cost. Each repeat runs the baseline and the reviews
+back to back, so a ratio compares runs made under the same load; the medians are of those ratios, and
+`spread` is the lowest and highest warm ratio of the repeats.
 Goals (the issue): cold <= 1.0x the baseline, warm <= 0.5x.
 """
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,17 +48,25 @@ def _baseline(case_path: Path) -> float:
         return time.perf_counter() - start
 
 
-def _review(case_path: Path, cold: bool) -> float:
+def _review(case_path: Path, cold: bool, config: Path | None = None) -> float:
     from showcause.service import ChangeSource, ReviewOptions, review_change
 
     if cold:
         os.environ["SHOWCAUSE_NO_CACHE"] = "1"
     try:
         start = time.perf_counter()
-        review_change(ChangeSource(case=case_path), ReviewOptions(mode="mechanical"))
+        review_change(ChangeSource(case=case_path), ReviewOptions(mode="mechanical", config=config))
         return time.perf_counter() - start
     finally:
         os.environ.pop("SHOWCAUSE_NO_CACHE", None)
+
+
+def _measure(case_path: Path, repeat: int, no_reruns: Path) -> list[tuple[float, float, float, float]]:
+    """(baseline, cold, warm, warm with no re-runs) seconds, once per repeat, each repeat back to back."""
+    _review(case_path, cold=False)                       # fills the base cache
+    _review(case_path, cold=False, config=no_reruns)     # and its entry under that policy
+    return [(_baseline(case_path), _review(case_path, cold=True), _review(case_path, cold=False),
+             _review(case_path, cold=False, config=no_reruns)) for _ in range(repeat)]
 
 
 def main() -> None:
@@ -71,17 +84,21 @@ def main() -> None:
     for case in cases:
         prepare_case(case.path)
     print(f"{len(cases)} cases, median of {opts.repeat}; seconds")
-    print(f"{'case':<44} {'base':>6} {'cold':>6} {'warm':>6} {'cold/base':>9} {'warm/base':>9}")
+    print(f"{'case':<44} {'base':>6} {'cold':>6} {'warm':>6} {'warm r0':>7} {'cold/base':>9} {'warm/base':>9} "
+          f"{'spread':>11}")
     cold_ratios, warm_ratios = [], []
-    for case in cases:
-        bases = [_baseline(case.path) for _ in range(opts.repeat)]
-        colds = [_review(case.path, cold=True) for _ in range(opts.repeat)]
-        _review(case.path, cold=False)   # fills the base cache
-        warms = [_review(case.path, cold=False) for _ in range(opts.repeat)]
-        b, c, w = (statistics.median(x) for x in (bases, colds, warms))
-        cold_ratios.append(c / b)
-        warm_ratios.append(w / b)
-        print(f"{case.id:<44} {b:6.2f} {c:6.2f} {w:6.2f} {c / b:9.2f} {w / b:9.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        no_reruns = Path(tmp) / "no-reruns.toml"
+        no_reruns.write_text("[tests]\ntest_reruns = 0\n", encoding="utf-8")
+        for case in cases:
+            runs = _measure(case.path, opts.repeat, no_reruns)
+            b, c, w, r = (statistics.median(x) for x in zip(*runs, strict=True))
+            cold_ratio = statistics.median(run[1] / run[0] for run in runs)
+            warm = [run[2] / run[0] for run in runs]
+            cold_ratios.append(cold_ratio)
+            warm_ratios.append(statistics.median(warm))
+            print(f"{case.id:<44} {b:6.2f} {c:6.2f} {w:6.2f} {r:7.2f} {cold_ratio:9.2f} {warm_ratios[-1]:9.2f} "
+                  f"{min(warm):5.2f}-{max(warm):<5.2f}", flush=True)
     if cases:
         print(f"median cold/base {statistics.median(cold_ratios):.2f}, worst {max(cold_ratios):.2f} (goal <= 1.0); "
               f"median warm/base {statistics.median(warm_ratios):.2f}, worst {max(warm_ratios):.2f} (goal <= 0.5)")
