@@ -141,7 +141,10 @@ def test_other_arguments_or_another_config_make_another_record(tmp_path: Path):
     argv = ["mcp", "--root", str(tmp_path), "--config", str(config)]
     one = relay.record_path(argv)
     assert one is not None and one == relay.record_path(argv)
-    assert relay.record_path(["mcp", "--root", str(tmp_path / "x"), "--config", str(config)]) != one
+    # No answer names a root: one record serves every project (and the working directory is not in the key).
+    assert relay.record_path(["mcp", "--root", str(tmp_path / "x"), "--config", str(config)]) == one
+    assert relay.record_path(["mcp", f"--root={tmp_path}", "--root", "/srv", "--config", str(config)]) == one
+    assert relay.record_path([*argv, "--model", "openai:gpt-x"]) != one
     config.write_text("[sandbox]\nisolation = 'bwrap'\n")
     assert relay.record_path(argv) != one
     assert relay.record_path(["mcp", f"--config={tmp_path / 'missing.toml'}"]) is None   # nothing to key on

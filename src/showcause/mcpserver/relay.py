@@ -13,8 +13,8 @@ record cannot answer; from then on every message goes to the SDK and back unchan
 replayable requests are recorded for the next start. Errors are never recorded.
 
 The record's key covers this package's files (path, size, mtime), the SDK's version, the interpreter, the
-arguments, the working directory, the content of the files named by --config and --quorum, and the
-SHOWCAUSE_* and PEER_REVIEW_* environment, so any change of what the server would say starts a new record.
+arguments but the roots, the content of the files named by --config and --quorum, and the SHOWCAUSE_* and
+PEER_REVIEW_* environment, so any change of what the server would say starts a new record.
 """
 
 from __future__ import annotations
@@ -85,9 +85,24 @@ def record_path(argv: list[str]) -> Path | None:
                 except OSError:
                     return None
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(("SHOWCAUSE_", "PEER_REVIEW_")))
-    material = json.dumps({"argv": argv, "cwd": os.getcwd(), "python": sys.executable, "sdk": _sdk_version(),
+    material = json.dumps({"argv": _without_roots(argv), "python": sys.executable, "sdk": _sdk_version(),
                            "package": _package_stamp(), "files": named, "env": env})
     return cache_root() / "mcp-replies" / (hashlib.sha256(material.encode()).hexdigest()[:32] + ".json")
+
+
+def _without_roots(argv: list[str]) -> list[str]:
+    """The arguments less `--root` (and so the working directory, its default): no answer names a root, so
+    one record serves every project an agent opens (a wrong guess is caught by the SDK's own answer)."""
+    kept: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip or arg.startswith("--root="):
+            skip = False
+            continue
+        skip = arg == "--root"
+        if not skip:
+            kept.append(arg)
+    return kept
 
 
 def _key(message: dict[str, Any]) -> str:
