@@ -5,13 +5,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup bubblewrap bytecode demo test test-without-bwrap test-hosts test-integration lint bench docs clean
+.PHONY: setup bubblewrap bytecode mcp-record demo test test-without-bwrap test-hosts test-integration lint bench docs clean
 
 # Test processes: the suite's files are spread over this many pytest workers (one file stays on one worker:
 # the attack corpus starts its own pool for the whole file).
 JOBS ?= 2
 
-setup: $(STAMP) $(NPM_STAMP) bubblewrap bytecode
+setup: $(STAMP) $(NPM_STAMP) bubblewrap bytecode mcp-record
 
 bubblewrap:
 	@sh sandbox/install-bubblewrap.sh
@@ -20,6 +20,11 @@ bubblewrap:
 # otherwise compile src/ again (about 0.15 s of each start).
 bytecode: $(STAMP)
 	@$(BIN)/python -m compileall -q src >/dev/null
+
+# The MCP server's opening answers, recorded once for this checkout's code so an agent's first `showcause mcp`
+# answers at once (mcpserver/prewarm.py; a no-op when the record exists).
+mcp-record: bytecode
+	@$(BIN)/python -c 'from showcause.mcpserver.prewarm import record_opening; print(record_opening())'
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)

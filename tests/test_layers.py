@@ -27,6 +27,7 @@ RANKS = {
     "service": 8,
     "bench": 9, "mcpserver": 9, "ci": 9,
     "cli": 10,   # the command line hosts every front end: `showcause mcp` starts the MCP server
+    "__main__": 11,   # `python -m showcause`: the command line's entry point
 }
 ROOT = "showcause"   # the package itself: its __init__ imports core, and the service only for type checkers
 # (at run time the façade loads lazily: tests/test_public_api.py)

@@ -174,3 +174,36 @@ def test_the_sdk_client_gets_the_same_tools_from_a_replayed_discover(tmp_path: P
     assert warm == cold and len(warm) == 10
     recorded = json.loads(records(tmp_path / "cache")[0].read_text())
     assert sorted(json.loads(k)["method"] for k in recorded) == ["server/discover", "tools/list"]
+
+
+def test_setup_records_the_opening_for_any_client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    from showcause.mcpserver.prewarm import record_opening
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(cache))
+    said = record_opening(tmp_path)
+    assert said.startswith("MCP server: opening answers recorded"), said
+    recorded = json.loads(records(cache)[0].read_text())
+    assert sorted(json.loads(k)["method"] for k in recorded) == sorted(
+        ["server/discover", "initialize", *["tools/list", "prompts/list", "resources/templates/list"] * 2])
+    assert "already on record" in record_opening(tmp_path)   # idempotent: nothing started again
+
+    # A client set-up never saw (another name and version) gets its opening from the record.
+    answers, err = opening(cache, tmp_path)
+    assert "2 opening answer(s) replayed from the record" in err and "stale" not in err
+    assert answers[0]["result"]["protocolVersion"] == "2025-11-25"
+    assert answers[2]["result"]["structuredContent"]["should_review"] is True
+    assert len(records(cache)) == 1
+
+
+def test_the_key_leaves_out_only_the_clients_name():
+    one = {"method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                              "clientInfo": {"name": "a", "version": "1"}}}
+    two = {"method": "initialize", "params": {**one["params"], "clientInfo": {"name": "b", "version": "9"}}}
+    assert relay._key(one) == relay._key(two)
+    assert relay._key(one) != relay._key({"method": "initialize", "params": {**one["params"],
+                                                                             "protocolVersion": "2025-06-18"}})
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+    a = {"method": "tools/list", "params": {"_meta": {**meta, "io.modelcontextprotocol/clientInfo": {"name": "a"}}}}
+    assert relay._key(a) == relay._key({"method": "tools/list", "params": {"_meta": meta}})
+    assert relay._key(a) != relay._key({"method": "tools/list", "params": {"_meta": {**meta, "cursor": "x"}}})

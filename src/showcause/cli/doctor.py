@@ -33,11 +33,16 @@ def doctor() -> None:
 def setup(
     force: Annotated[bool, typer.Option("--force", help="Reinstall even when the pinned toolchain is there.")] = False,
 ) -> None:
-    """Install the pinned toolchain (TypeScript, and node for pyright) with npm into the cache, once.
+    """Install the pinned toolchain (TypeScript, and node for pyright) with npm into the cache, once, and
+    record the MCP server's opening answers so an agent's first `showcause mcp` answers at once.
 
     Idempotent; exit 3 with the fix when npm is missing or the registry cannot be reached.
     """
+    from showcause.mcpserver.prewarm import record_opening
+
     try:
         typer.echo(service.setup_toolchain(force))
     except ShowcauseError as exc:
+        typer.echo(record_opening())
         fail(exc.message, exit_status(exc))
+    typer.echo(record_opening())

@@ -1,12 +1,12 @@
 """The stdio relay: a session's opening requests answered with the SDK's own answers from an earlier start.
 
 Why: the MCP SDK takes about 1.5 s to import, and an agent waits for `initialize` (or `server/discover`) and
-`tools/list` before it does anything else. Those answers depend only on the request, the server's arguments
-and the code (the protocol marks them cacheable). So `showcause mcp` over stdio starts this relay before it
-imports anything heavy: it sits between the client's pipes and the SDK's stdio transport (two pipes of its
-own on fds 0 and 1, so the SDK runs unchanged). While the relay is replaying, a request whose exact method
-and params were answered by the SDK at an earlier start with the same key is answered from that record at
-once, and is still passed on to the SDK under a private id: the SDK's session sees every message the client
+`tools/list` before it does anything else. Those answers depend only on the request, the server's arguments and
+the code (the protocol marks them cacheable). So `showcause mcp` over stdio starts this relay before it imports
+anything heavy: it sits between the client's pipes and the SDK's stdio transport (two pipes of its own on fds 0
+and 1, so the SDK runs unchanged). While the relay is replaying, a request whose method and params (less the
+client's name and version) the SDK answered at an earlier start with the same key is answered from that record
+at once, and is still passed on to the SDK under a private id: the SDK's session sees every message the client
 sent, in order. Its late answer is compared with the replayed one; a difference rewrites the record and, for
 `tools/list`, sends the client `notifications/tools/list_changed`. Replaying ends at the first request the
 record cannot answer; from then on every message goes to the SDK and back unchanged. Answers the SDK gives to
@@ -85,7 +85,9 @@ def record_path(argv: list[str]) -> Path | None:
                 except OSError:
                     return None
     env = sorted((k, v) for k, v in os.environ.items() if k.startswith(("SHOWCAUSE_", "PEER_REVIEW_")))
-    material = json.dumps({"argv": _without_roots(argv), "python": sys.executable, "sdk": _sdk_version(),
+    # The interpreter by its environment and real file: a script's `python3` shebang and `python -m` agree.
+    python = [sys.prefix, os.path.realpath(sys.executable)]
+    material = json.dumps({"argv": _without_roots(argv), "python": python, "sdk": _sdk_version(),
                            "package": _package_stamp(), "files": named, "env": env})
     return cache_root() / "mcp-replies" / (hashlib.sha256(material.encode()).hexdigest()[:32] + ".json")
 
@@ -105,9 +107,19 @@ def _without_roots(argv: list[str]) -> list[str]:
     return kept
 
 
+_CLIENT_INFO = ("clientInfo", "io.modelcontextprotocol/clientInfo")
+
+
 def _key(message: dict[str, Any]) -> str:
-    return json.dumps({"method": message["method"], "params": message.get("params")}, sort_keys=True,
-                      separators=(",", ":"))
+    """The request less the client's name and version: the SDK's answers never depend on them (the answer
+    it gives anyway checks each replay), so a record made by `showcause setup` serves every client."""
+    params = message.get("params")
+    if isinstance(params, dict):
+        params = {k: v for k, v in params.items() if k not in _CLIENT_INFO}
+        meta = params.get("_meta")
+        if isinstance(meta, dict):
+            params["_meta"] = {k: v for k, v in meta.items() if k not in _CLIENT_INFO}
+    return json.dumps({"method": message["method"], "params": params}, sort_keys=True, separators=(",", ":"))
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
