@@ -97,6 +97,9 @@ def test_the_wheel_sets_up_and_reviews_outside_the_checkout(installed: tuple[Pat
     assert first.returncode == 0 and first.stdout.startswith("toolchain installed in "), first.stderr
     again = run([sc, "setup"], env, work)
     assert again.returncode == 0 and again.stdout.startswith("toolchain already installed in "), again.stdout
+    # The installed server's opening is on record for an agent's first start, once.
+    assert "MCP server: opening answers recorded" in first.stdout, first.stdout
+    assert "MCP server: opening answers already on record" in again.stdout, again.stdout
     after = run([sc, "doctor"], env, work)
     assert after.returncode == 0 and f"{env['SHOWCAUSE_CACHE_DIR']}/toolchain/node_modules/typescript" in \
         after.stdout

@@ -43,6 +43,5 @@ def setup(
     try:
         typer.echo(service.setup_toolchain(force))
     except ShowcauseError as exc:
-        typer.echo(record_opening())
         fail(exc.message, exit_status(exc))
     typer.echo(record_opening())
