@@ -132,7 +132,11 @@ _RULED = [(s, n, tightening(f)) for s, m in SECTIONS.items() for n, f in m.model
 def test_a_repository_may_not_loosen(section: str, name: str, rule: str) -> None:
     default = load_policy()
     value = getattr(getattr(default, section), name)
-    looser = load_policy({section: {name: _loosened(rule, value)}})
+    if isinstance(value, bool):   # on by default: a repository may not turn back on what the user turned off
+        assert (value, rule) == (True, "lower")
+        default, looser = load_policy({section: {name: False}}), load_policy({section: {name: True}})
+    else:
+        looser = load_policy({section: {name: _loosened(rule, value)}})
     with pytest.raises(InputError, match=f"{name} may only be tightened by the repository"):
         tighter_only(default, looser, "repo")
 

@@ -124,7 +124,8 @@ def test_the_base_allowlist_comes_from_the_base_cache(tmp_path: Path, monkeypatc
     policy, env = load_policy(), ProjectEnv()
     assert allowed_tests(tree, policy, env, base=True) == ["tests/test_ok.py"]
     [entry] = list((cache / "base").glob("*.json"))
-    assert json.loads(entry.read_text()) == ["tests/test_ok.py"]
-    entry.write_text(json.dumps(["tests/test_from_the_cache.py"]))
+    assert json.loads(entry.read_text()) == {"files": ["tests/test_ok.py"], "pytest": ["tests/test_ok.py"],
+                                             "sensitive": []}
+    entry.write_text(json.dumps({"files": ["tests/test_from_the_cache.py"], "pytest": [], "sensitive": []}))
     assert allowed_tests(tree, policy, env, base=True) == ["tests/test_from_the_cache.py"]
     assert allowed_tests(tree, policy, env) == ["tests/test_ok.py"]   # head: always collected afresh

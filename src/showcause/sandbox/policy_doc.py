@@ -23,7 +23,7 @@ __all__ = ["configuration_markdown", "main", "policy_toml"]
 _MODEL = "src/showcause/sandbox/policy_model.py"
 _MAY = {"lower": "lower it", "higher": "raise it", "subset": "drop names", "safe level": "name `bwrap` or `unshare`",
         "any": "change it", "never": "not set it"}
-_KIND = {int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}
+_KIND = {bool: "true or false", int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}
 
 
 def _text(description: str | None) -> str:
@@ -140,7 +140,8 @@ def _repository_keys() -> str:
         for name, field in model.model_fields.items():
             rules[tightening(field)].append(f"`[{section}] {name}`")
     lines = ["A repository's `.showcause.toml` may change:", ""]
-    lines += [f"- {'every other key' if rule == 'lower' else ', '.join(keys)}: {_MAY[rule]}"
+    lines += [f"- {'every other key' if rule == 'lower' else ', '.join(keys)}: "
+              f"{_MAY[rule] + ' (a true-or-false key: turn it off)' if rule == 'lower' else _MAY[rule]}"
               for rule, keys in rules.items() if keys and rule != "never"]
     if rules["never"]:
         lines += ["", f"It may not set {', '.join(rules['never'])}: each names a host path (directories bound into "
@@ -160,7 +161,8 @@ def configuration_markdown() -> str:
                   "| key | type | default | a repository may | description |", "|---|---|---|---|---|"]
         values = getattr(defaults, section)
         for name, field in model.model_fields.items():
-            may = _MAY[tightening(field)]
+            rule = tightening(field)
+            may = "turn it off" if field.annotation is bool and rule == "lower" else _MAY[rule]
             if tightening(field) == "never":
                 may += f" (only {users_own(field)[1]} or your own `--config`)"
             cells = (f"`{name}`", _kind(field), f"`{_value(getattr(values, name))}`", may, _text(field.description))

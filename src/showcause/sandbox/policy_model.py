@@ -182,6 +182,13 @@ class TestsSection(_Section):
             "(node --test). Python tests are the files pytest itself collects; the `.py` globs here stand in only "
             "where pytest's collection fails as a whole."))
 
+    reuse_collection: bool = Field(default=True, description=(
+        "Take head's pytest collection from base's cached one when the change cannot alter it (no config file, "
+        "conftest.py or plugin pytest loaded from the tree, no added .py file, no file pytest found no test in "
+        "on base), so a warm review starts no collection process on head. Off for a repository whose hooks "
+        "decide what to collect from other modules' code or content. A repository's config may only turn it "
+        "off."))
+
     test_reruns: int = Field(default=2, ge=0, description=(
         "Re-runs, on each tree, of a test that failed on head and passed on base, before it can block: it is a "
         "regression only if it failed every run on head and passed every run on base; a test whose outcome "

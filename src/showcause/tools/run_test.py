@@ -12,7 +12,14 @@ from showcause.core.threads import ContextPool
 from showcause.tools.base import Args, ToolContext, ToolOutput
 from showcause.tools.differential import BAD, Comparison, Finding, compare, file_of, start_base
 from showcause.tools.runners.registry import runner_for
-from showcause.tools.testexec import TestRun, allowed_tests, run_tests, split_test_id
+from showcause.tools.testexec import (
+    TestRun,
+    allowed_tests,
+    base_collection,
+    head_tests_from_base,
+    run_tests,
+    split_test_id,
+)
 
 __all__ = ["RunTestTool", "allowlist"]
 
@@ -42,11 +49,15 @@ def allowlist(ctx: ToolContext) -> list[str]:
             ctx.cache[key] = sorted(ctx.tests)
         else:
             snap = ctx.snapshot
-            # Both trees at once (base is often cached): each collection is a process start of its own.
-            with ContextPool(max_workers=2) as pool:
-                on_base = pool.submit(allowed_tests, snap.base, ctx.policy, ctx.env, base=True)
-                head = allowed_tests(snap.head, ctx.policy, ctx.env)
-                base = on_base.result()
+            cached = base_collection(snap.base, ctx.policy, ctx.env, cached_only=True)
+            reused = head_tests_from_base(snap.head, snap.diff.files, cached, ctx.policy, ctx.env) if cached else None
+            if cached is not None and reused is not None:
+                head, base = reused, cached["files"]
+            else:   # both trees at once (base is often cached): each collection is a process start of its own
+                with ContextPool(max_workers=2) as pool:
+                    on_base = pool.submit(allowed_tests, snap.base, ctx.policy, ctx.env, base=True)
+                    head = allowed_tests(snap.head, ctx.policy, ctx.env)
+                    base = on_base.result()
             kept = [f for f in base if (snap.head / f).is_file() and runner_for(snap.head, f) is not None]
             ctx.cache[key] = sorted({*head, *kept})
     return ctx.cache[key]

@@ -3,37 +3,85 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from showcause.core.errors import ToolArgumentError
+from showcause.core.threads import ContextPool
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, available_isolation, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy
+from showcause.snapshot.diff import FileChange
 from showcause.tools.basecache import cache_get, cache_put
-from showcause.tools.runners.base import Runner, TestOutcome, TestRun, describe_run, group_key, merge_procs
+from showcause.tools.runners.base import Collection, Runner, TestOutcome, TestRun, describe_run, group_key, merge_procs
 from showcause.tools.runners.globs import discover_tests, glob_to_regex
+from showcause.tools.runners.pytest_reuse import reuse_refusal
 from showcause.tools.runners.registry import RUNNERS, runner_for
 
-__all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "discover_tests", "glob_to_regex", "mark_flaky",
-           "run_base_tests", "run_tests", "split_test_id"]
+__all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "base_collection", "discover_tests", "glob_to_regex",
+           "head_tests_from_base", "mark_flaky", "run_base_tests", "run_tests", "split_test_id"]
+
+
+_ALLOWLIST = "allowlist-2"   # {"files": [...], "pytest": [...], "sensitive": [...] | null}
+
+
+def _discover(tree: Path, policy: Policy, env: ProjectEnv, *, pytest: bool = True) -> dict[str, Any]:
+    """Each runner's discovery (pytest's own collection, in the sandbox), kept for the runner that claims the
+    file; pytest's files and sensitive files beside (`pytest`: False leaves pytest out)."""
+    found: set[str] = set()
+    by_pytest: list[str] = []
+    sensitive: list[str] | None = []
+    for runner in RUNNERS.entries():
+        if runner.name == "pytest" and not pytest:
+            continue
+        collect = getattr(runner, "collect", None)
+        coll = collect(tree, policy, env) if callable(collect) and runner.name == "pytest" else None
+        files = coll.files if isinstance(coll, Collection) else runner.discover(tree, policy, env)
+        mine = [f for f in files if runner_for(tree, f) is runner]
+        found.update(mine)
+        if isinstance(coll, Collection):
+            by_pytest = sorted(mine)
+            sensitive = None if coll.sensitive is None else sorted(coll.sensitive)
+    return {"files": sorted(found), "pytest": by_pytest, "sensitive": sensitive}
+
+
+def _valid(hit: Any) -> bool:
+    return (isinstance(hit, dict) and all(isinstance(hit.get(k), list) for k in ("files", "pytest"))
+            and all(isinstance(f, str) for k in ("files", "pytest") for f in hit[k])
+            and (hit.get("sensitive") is None or isinstance(hit["sensitive"], list)))
+
+
+def base_collection(tree: Path, policy: Policy, env: ProjectEnv, *, cached_only: bool = False) -> dict[str, Any] | None:
+    """Base's discovery through the base cache (`_discover`'s record); None when `cached_only` and not cached."""
+    hit = cache_get(tree, _ALLOWLIST, "", policy, env.cache_key())
+    if _valid(hit):
+        return hit
+    if cached_only:
+        return None
+    found = _discover(tree, policy, env)
+    cache_put(tree, _ALLOWLIST, "", policy, found, env.cache_key())
+    return found
 
 
 def allowed_tests(tree: Path, policy: Policy, env: ProjectEnv, *, base: bool = False) -> list[str]:
     """Every test file of `tree` that its own runner would run: each runner's discovery (pytest's own
     collection, in the sandbox), kept for the runner that claims the file. `base`: through the base cache."""
-    hit = cache_get(tree, "allowlist", "", policy, env.cache_key()) if base else None
-    if isinstance(hit, list) and all(isinstance(f, str) for f in hit):
-        return hit
-    found: set[str] = set()
-    for runner in RUNNERS.entries():
-        found.update(f for f in runner.discover(tree, policy, env) if runner_for(tree, f) is runner)
-    if base:
-        cache_put(tree, "allowlist", "", policy, sorted(found), env.cache_key())
-    return sorted(found)
+    found = base_collection(tree, policy, env) if base else _discover(tree, policy, env)
+    return list(found["files"]) if found is not None else []
+
+
+def head_tests_from_base(head: Path, changes: Mapping[str, FileChange], base: dict[str, Any], policy: Policy,
+                         env: ProjectEnv) -> list[str] | None:
+    """Head's allowlist with pytest's part taken from base's collection (`pytest_reuse`), or None when the
+    change may alter what pytest collects (then head is collected)."""
+    if not policy.tests.reuse_collection or reuse_refusal(changes, base.get("sensitive")) is not None:
+        return None
+    others = _discover(head, policy, env, pytest=False)["files"]
+    return sorted({*others, *(f for f in base["pytest"] if (head / f).is_file())})
 
 
 def split_test_id(raw: str) -> tuple[str, str | None]:
@@ -77,32 +125,51 @@ def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
     return list(groups.values())
 
 
+_LANES = 2   # copies a run's groups are spread over (the process slots of a 2-core host)
+
+
+def _run_lane(tree: Path, lane: list[tuple[Runner, list[str]]], policy: Policy, timeout_s: float | None,
+              env: ProjectEnv) -> list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]]:
+    """One copy's groups, in order: per group (its targets, its process or None, outcomes, problem, about)."""
+    done: list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]] = []
+    with fresh_copy(tree) as dirs:
+        for runner, group in lane:
+            cmd = runner.command(tree, group, policy, env)
+            if cmd.problem:   # nothing to start (its runner is not installed): said, never a pass
+                done.append((group, None, [], cmd.problem, ""))
+                continue
+            runner.prepare(dirs.out)
+            proc = run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+                                 memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
+                                 address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd)
+            done.append((group, proc, runner.read(dirs.out, group), "", describe_run(runner, dirs.out, env)))
+    return done
+
+
 def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: float | None = None,
               env: ProjectEnv | None = None) -> TestRun:
-    """Run test files or test ids in one fresh copy of `tree`, in `env`: each through its own runner."""
+    """Run test files or test ids in fresh copies of `tree`, in `env`: each through its own runner. Several
+    groups (monorepo packages, a per-file runner's files) are dealt round-robin over two copies that run at
+    once, each copy's groups in order, so the same targets always meet the same neighbours (base runs exactly
+    what head ran)."""
     env = env or ProjectEnv()
     raw = [tests] if isinstance(tests, str) else list(tests)
     split = [split_test_id(t) for t in raw]
     targets = [f"{f}::{n}" if n else f for f, n in split]
     groups = _groups(tree, targets)
-    outcomes: list[TestOutcome] = []
-    procs: list[ProcResult] = []
-    unstarted: list[str] = []
-    started: list[str] = []
-    about = ""
-    with fresh_copy(tree) as dirs:
-        for runner, group in groups:
-            cmd = runner.command(tree, group, policy, env)
-            if cmd.problem:   # nothing to start (its runner is not installed): said, never a pass
-                unstarted.append(cmd.problem)
-                continue
-            started += group
-            runner.prepare(dirs.out)
-            procs.append(run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
-                                       memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
-                                       address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd))
-            outcomes += runner.read(dirs.out, group)
-            about = about or describe_run(runner, dirs.out, env)
+    lanes = [groups[i::_LANES] for i in range(min(_LANES, len(groups)))] or [[]]
+    if len(lanes) == 1:
+        ran = [_run_lane(tree, lanes[0], policy, timeout_s, env)]
+    else:
+        with ContextPool(max_workers=len(lanes)) as pool:
+            ran = list(pool.map(lambda lane: _run_lane(tree, lane, policy, timeout_s, env), lanes))
+    # Back in the groups' own order: lane i holds groups i, i + lanes, ...
+    rows = [ran[i % len(lanes)][i // len(lanes)] for i in range(len(groups))]
+    outcomes = [o for _, _, found, _, _ in rows for o in found]
+    procs = [proc for _, proc, _, _, _ in rows if proc is not None]
+    started = [t for group, proc, _, _, _ in rows if proc is not None for t in group]
+    unstarted = [problem for _, proc, _, problem, _ in rows if proc is None]
+    about = next((a for _, _, _, _, a in rows if a), "")
     problems = list(dict.fromkeys(unstarted))
     if not procs:
         return TestRun((), _unstarted(policy), "; ".join(problems), unstarted=True)

@@ -2,7 +2,9 @@
 
 Written line by line (not at session end) so that a run killed by the timeout still reports what ran. Test
 ids are made relative to the copy's root (``SHOWCAUSE_ROOT``), whatever directory pytest took as its rootdir
-(a monorepo package's own). With ``SHOWCAUSE_COLLECTED`` set, the files pytest collected are written there;
+(a monorepo package's own). With ``SHOWCAUSE_COLLECTED`` set, the files pytest collected are written there,
+every file pytest made a collector for (a module with no tests included) to ``considered.jsonl`` beside it,
+and the plugins it loaded from the tree (conftests, ``pytest_plugins``, ``-p``) to ``plugins.jsonl``;
 ``pytest.json`` beside the report says which pytest ran and whether it was showcause's (appended to sys.path
 by the run's sitecustomize) or the project's own.
 """
@@ -71,6 +73,23 @@ def pytest_collection_finish(session):
     files = {_relative(getattr(item, "path", None) or item.fspath) for item in session.items}
     with open(_COLLECTED, "a", encoding="utf-8") as fh:
         fh.writelines(json.dumps(f) + "\n" for f in sorted(files) if f)
+    plugins = {_relative(getattr(p, "__file__", None) or "..") for p in session.config.pluginmanager.get_plugins()}
+    with open(os.path.join(os.path.dirname(_COLLECTED), "plugins.jsonl"), "a", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(f) + "\n" for f in sorted(plugins) if f)
+
+
+def pytest_collectstart(collector):
+    # A file collector of any kind (Module, DoctestModule, a plugin's): the files whose content decides what
+    # they hold, as opposed to files pytest never looked into.
+    if not _COLLECTED:
+        return
+    import pytest
+
+    if isinstance(collector, pytest.File):
+        rel = _relative(collector.path)
+        if rel:
+            with open(os.path.join(os.path.dirname(_COLLECTED), "considered.jsonl"), "a", encoding="utf-8") as fh:
+                fh.write(json.dumps(rel) + "\n")
 
 
 def pytest_collectreport(report):

@@ -43,6 +43,10 @@ class Collection:
 
     files: tuple[str, ...]               # the test files it collects, relative to the root
     errors: tuple[TestOutcome, ...]      # files that failed to collect, and projects whose collection failed
+    # Files whose change can change what is collected elsewhere or gain tests (pytest: its local plugins and
+    # conftests, and the modules it looked into and found no test in); None when not known (another runner,
+    # or a collection that failed as a whole).
+    sensitive: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

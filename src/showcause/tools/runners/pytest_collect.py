@@ -92,8 +92,9 @@ def _fallback(tree: Path, project: str, nested: list[str], policy: Policy) -> li
 
 
 def _collect_project(tree: Path, workspace: Path, out: Path, project: str, nested: tuple[str, ...],
-                     policy: Policy, env: ProjectEnv) -> tuple[list[str], list[TestOutcome]]:
-    """One project's collection in its own directory (its nested packages left out), and its errors."""
+                     policy: Policy, env: ProjectEnv) -> tuple[list[str], list[TestOutcome], list[str] | None]:
+    """One project's collection in its own directory (its nested packages left out), its errors, and its
+    sensitive files (`Collection.sensitive`; None when the collection failed as a whole)."""
     out.mkdir(exist_ok=True)
     prepare_out(out)
     argv = pytest_argv(env, policy, "--collect-only", *(f"--ignore={{root}}/{n}" for n in nested))
@@ -103,13 +104,18 @@ def _collect_project(tree: Path, workspace: Path, out: Path, project: str, neste
     found = [f for f in (_test_file(tree, r) for r in _rows(out / "collected.jsonl")) if f]
     failed = _errors(out)
     errors: list[TestOutcome] = []
+    looked = {f for f in (_test_file(tree, r) for r in _rows(out / "considered.jsonl")) if f}
+    plugins = {f for f in (_test_file(tree, r) for r in _rows(out / "plugins.jsonl")) if f}
+    errored = {e.test.split("::", 1)[0] for e in failed}
+    sensitive: list[str] | None = sorted((looked - set(found) - errored) | plugins)
     if _failed_whole(proc, found, failed):
+        sensitive = None
         tail = " | ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])[:400]
         why = "timed out" if proc.timed_out else f"exit {proc.returncode}"
         errors.append(TestOutcome(project or "<collection>", "error", f"pytest's collection failed ({why}): {tail}"))
         found = _fallback(tree, project, list(nested), policy)
     found += [f for f in (_test_file(tree, e.test.split("::", 1)[0]) for e in failed) if f]
-    return found, errors + failed
+    return found, errors + failed, sensitive
 
 
 def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
@@ -117,7 +123,7 @@ def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
     projects of a monorepo are collected two at a time (each in its own out dir, on one copy of the tree);
     a project with no .py file of its own (a monorepo's bare root) starts no process."""
     if not _has_python(tree):
-        return Collection((), ())
+        return Collection((), (), ())
     projects = find_projects(tree)
     jobs = [(project, tuple(p for p in projects if p != project and (not project or p.startswith(project + "/"))))
             for project in projects]
@@ -127,6 +133,8 @@ def collect(tree: Path, policy: Policy, env: ProjectEnv) -> Collection:
             lambda i: _collect_project(tree, dirs.workspace, dirs.out.parent / f"out-{i}", jobs[i][0], jobs[i][1],
                                        policy, env),
             range(len(jobs))))
-    files = {f for found, _ in results for f in found}
-    errors = [e for _, failed in results for e in failed]
-    return Collection(tuple(sorted(files)), tuple(errors))
+    files = {f for found, _, _ in results for f in found}
+    errors = [e for _, failed, _ in results for e in failed]
+    parts = [c for _, _, c in results]
+    sensitive = None if any(c is None for c in parts) else tuple(sorted({f for c in parts for f in c or ()}))
+    return Collection(tuple(sorted(files)), tuple(errors), sensitive)
