@@ -112,3 +112,21 @@ def test_reuse_refusal(changes: dict[str, str], why: str | None) -> None:
     diff = {path: FileChange(path=path, status=status) for path, status in changes.items()}
     assert reuse_refusal(diff, ["plug.py"]) == why
     assert reuse_refusal(diff, None) == "base's collection is not known file by file"
+
+
+PYPROJECT = '[project]\nname = "calc"\nversion = "{v}"\n\n[tool.pytest.ini_options]\npython_files = [{files}]\n'
+
+
+@pytest.mark.parametrize(("version", "files", "reused"), [
+    ("1.1", '"test_*.py"', True),                    # a release: only the version moved
+    ("1.0", '"test_*.py", "*_check.py"', False),     # pytest's own settings moved
+])
+def test_a_changed_pyproject_is_compared_by_its_pytest_settings(tmp_path: Path, version: str, files: str,
+                                                                 reused: bool) -> None:
+    repo = git_repo(tmp_path / "p", [{**BASE, "pyproject.toml": PYPROJECT.format(v="1.0", files='"test_*.py"')},
+                                     {"pyproject.toml": PYPROJECT.format(v=version, files=files)}])
+    cold = _allowlist(repo)
+    _plant(repo)
+    warm = _allowlist(repo)
+    assert ("tests/helpers.py" in warm) is reused
+    assert ("tests/calc_check.py" in cold) is not reused and ("tests/calc_check.py" in warm) is not reused

@@ -183,9 +183,10 @@ class TestsSection(_Section):
             "where pytest's collection fails as a whole."))
 
     reuse_collection: bool = Field(default=True, description=(
-        "Take head's pytest collection from base's cached one when the change cannot alter it (no config file, "
-        "conftest.py or plugin pytest loaded from the tree, no added .py file, no file pytest found no test in "
-        "on base), so a warm review starts no collection process on head. Off for a repository whose hooks "
+        "Take head's pytest collection from base's cached one when the change cannot alter it (no config file "
+        "but a pyproject.toml with the same pytest settings, no conftest.py or plugin pytest loaded from the "
+        "tree, no added .py file, no file pytest found no test in on base), so a warm review starts no "
+        "collection process on head. Off for a repository whose hooks "
         "decide what to collect from other modules' code or content. A repository's config may only turn it "
         "off."))
 

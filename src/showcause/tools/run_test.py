@@ -50,7 +50,8 @@ def allowlist(ctx: ToolContext) -> list[str]:
         else:
             snap = ctx.snapshot
             cached = base_collection(snap.base, ctx.policy, ctx.env, cached_only=True)
-            reused = head_tests_from_base(snap.head, snap.diff.files, cached, ctx.policy, ctx.env) if cached else None
+            reused = (head_tests_from_base((snap.base, snap.head), snap.diff.files, cached, ctx.policy, ctx.env)
+                      if cached else None)
             if cached is not None and reused is not None:
                 head, base = reused, cached["files"]
             else:   # both trees at once (base is often cached): each collection is a process start of its own

@@ -74,12 +74,13 @@ def allowed_tests(tree: Path, policy: Policy, env: ProjectEnv, *, base: bool = F
     return list(found["files"]) if found is not None else []
 
 
-def head_tests_from_base(head: Path, changes: Mapping[str, FileChange], base: dict[str, Any], policy: Policy,
-                         env: ProjectEnv) -> list[str] | None:
+def head_tests_from_base(trees: tuple[Path, Path], changes: Mapping[str, FileChange], base: dict[str, Any],
+                         policy: Policy, env: ProjectEnv) -> list[str] | None:
     """Head's allowlist with pytest's part taken from base's collection (`pytest_reuse`), or None when the
-    change may alter what pytest collects (then head is collected)."""
-    if not policy.tests.reuse_collection or reuse_refusal(changes, base.get("sensitive")) is not None:
+    change may alter what pytest collects (then head is collected). `trees`: (base, head)."""
+    if not policy.tests.reuse_collection or reuse_refusal(changes, base.get("sensitive"), trees) is not None:
         return None
+    head = trees[1]
     others = _discover(head, policy, env, pytest=False)["files"]
     return sorted({*others, *(f for f in base["pytest"] if (head / f).is_file())})
 
