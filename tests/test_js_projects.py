@@ -13,6 +13,7 @@ import pytest
 
 from builders import git_repo, write_tree
 from isolation import AUTO_LEVEL
+from showcause.core.globmatch import compile_glob
 from showcause.sandbox.mounts import Mount
 from showcause.sandbox.nodeenv import host_path, node_modules_dirs, node_mounts
 from showcause.sandbox.policy import load_policy
@@ -20,11 +21,12 @@ from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import run_sandboxed
 from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
-from showcause.tools.runners.jsglob import compile_glob
 from showcause.tools.runners.jsproject import project_for
 from showcause.tools.runners.registry import runner_for
 from showcause.tools.selection import affected_tests
 from showcause.tools.testexec import allowed_tests
+
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
 
 @pytest.mark.parametrize(("glob", "path", "hit"), [

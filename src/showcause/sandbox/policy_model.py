@@ -16,6 +16,7 @@ from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
 from showcause.core.errors import InputError
+from showcause.core.globmatch import compile_glob
 from showcause.sandbox.levels import LEVELS
 
 __all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
@@ -181,6 +182,15 @@ class TestsSection(_Section):
             "Globs of the allowlist discovery, relative to the root, for runners with no collection of their own "
             "(node --test). Python tests are the files pytest itself collects; the `.py` globs here stand in only "
             "where pytest's collection fails as a whole."))
+
+    @field_validator("discover")
+    @classmethod
+    def _readable_globs(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unread = [g for g in value if compile_glob(g) is None]
+        if unread:
+            raise ValueError(f"cannot read the glob {unread[0]!r} (at most 300 characters, 64 brace or extglob "
+                             "variants, no `!(…)` or `{a..b}`)")
+        return value
 
     reuse_collection: bool = Field(default=True, description=(
         "Take head's pytest collection from base's cached one when the change cannot alter it (no config file "

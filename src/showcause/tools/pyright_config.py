@@ -20,49 +20,54 @@ stays as it was.
 from __future__ import annotations
 
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from showcause.core import jsonsafe, tomlsafe
+from showcause.core.globmatch import Glob, compile_glob
 
 __all__ = ["PyrightFiles", "configured_files", "settings_changed"]
 
 
-def _pattern(entry: str) -> re.Pattern[str] | None:
-    """A path or glob relative to the project root, as a regex matching it and everything below it."""
+@dataclass(frozen=True)
+class _Entry:
+    """One `include`/`exclude` entry: a path or glob relative to the root, covering what it matches and
+    everything below that (linear-time matching: the entry is the repository's text)."""
+
+    glob: Glob | None   # None: the whole tree
+
+    def covers(self, rel: str) -> bool:
+        if self.glob is None:
+            return True
+        parts = rel.split("/")
+        return any(self.glob.match("/".join(parts[:n])) for n in range(1, len(parts) + 1))
+
+
+def _pattern(entry: str) -> _Entry | None:
+    """The entry, or None when it names nothing here (outside the tree) or cannot be read as a glob."""
     rel = posixpath.normpath(entry.strip().removeprefix("./"))
     if rel in ("", ".") or entry.strip() in ("", "."):
-        return re.compile(r".*")
+        return _Entry(None)
     if rel.startswith(("/", "../")) or rel == "..":
         return None  # outside the tree: pyright would check nothing of it here
-    out = []
-    for part in re.split(r"(\*\*/?|\*|\?)", rel):
-        if part.startswith("**"):
-            out.append(r"(?:.*/)?" if part.endswith("/") else r".*")
-        elif part == "*":
-            out.append(r"[^/]*")
-        elif part == "?":
-            out.append(r"[^/]")
-        else:
-            out.append(re.escape(part))
-    return re.compile("".join(out) + r"(?:/.*)?")
+    glob = compile_glob(rel)
+    return _Entry(glob) if glob is not None else None
 
 
 @dataclass(frozen=True)
 class PyrightFiles:
-    include: tuple[re.Pattern[str], ...] | None  # None: everything
-    exclude: tuple[re.Pattern[str], ...]
+    include: tuple[_Entry, ...] | None  # None: everything
+    exclude: tuple[_Entry, ...]
     source: str  # the file the settings came from
 
     def covers(self, rel: str) -> bool:
-        if self.include is not None and not any(p.fullmatch(rel) for p in self.include):
+        if self.include is not None and not any(p.covers(rel) for p in self.include):
             return False
-        return not any(p.fullmatch(rel) for p in self.exclude)
+        return not any(p.covers(rel) for p in self.exclude)
 
 
-def _patterns(value: Any) -> tuple[re.Pattern[str], ...] | None:
+def _patterns(value: Any) -> tuple[_Entry, ...] | None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         return None
     compiled = [_pattern(v) for v in value]

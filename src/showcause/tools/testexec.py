@@ -18,11 +18,11 @@ from showcause.sandbox.workspace import fresh_copy
 from showcause.snapshot.diff import FileChange
 from showcause.tools.basecache import cache_get, cache_put
 from showcause.tools.runners.base import Collection, Runner, TestOutcome, TestRun, describe_run, group_key, merge_procs
-from showcause.tools.runners.globs import discover_tests, glob_to_regex
+from showcause.tools.runners.globs import discover_tests
 from showcause.tools.runners.pytest_reuse import reuse_refusal
 from showcause.tools.runners.registry import RUNNERS, runner_for
 
-__all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "base_collection", "discover_tests", "glob_to_regex",
+__all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "base_collection", "discover_tests",
            "head_tests_from_base", "mark_flaky", "run_base_tests", "run_tests", "split_test_id"]
 
 

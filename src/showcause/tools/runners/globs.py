@@ -3,36 +3,17 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
-__all__ = ["discover_tests", "glob_to_regex"]
+from showcause.core.globmatch import compile_glob
 
-
-def glob_to_regex(glob: str) -> re.Pattern[str]:
-    """`**/` spans directories, `*` and `?` stay within one path segment."""
-    out, i = [], 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
+__all__ = ["discover_tests"]
 
 
 def discover_tests(root: Path, globs: tuple[str, ...]) -> list[str]:
-    patterns = [glob_to_regex(g) for g in globs]
+    """Files under `root` that one of `globs` matches (linear-time matching: the globs are the policy's, which a
+    repository may set; the policy refuses a glob the matcher cannot read)."""
+    patterns = [g for g in map(compile_glob, globs) if g is not None]
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules", "__pycache__")

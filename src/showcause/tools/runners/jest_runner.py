@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
+from showcause.core.globmatch import Glob, compile_glob, compile_globs
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, last_json_line, listed_files
 from showcause.tools.runners.jsdiscover import Selection, collect_js
-from showcause.tools.runners.jsglob import Glob, compile_glob, compile_globs
 from showcause.tools.runners.jsproject import (
     JsProject,
     dependencies,

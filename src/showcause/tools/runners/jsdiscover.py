@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from showcause.core.globmatch import Glob
 from showcause.tools.runners.base import Collection, TestOutcome
-from showcause.tools.runners.jsglob import Glob
 from showcause.tools.runners.jsproject import JsProject, js_files, project_for, relative_to_package
 
 __all__ = ["Selection", "collect_js"]

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import ClassVar
 
 from showcause.core import jsonsafe
+from showcause.core.globmatch import Glob, compile_glob, has_special
 from showcause.core.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure
 from showcause.tools.runners.jsdiscover import Selection, collect_js
-from showcause.tools.runners.jsglob import Glob, compile_glob, has_special
 from showcause.tools.runners.jsproject import (
     NODE_ADDRESS_MB,
     JsProject,

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import ClassVar
 
 from showcause.core import jsonsafe
+from showcause.core.globmatch import compile_glob
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, listed_files
 from showcause.tools.runners.jsdiscover import Selection, collect_js
-from showcause.tools.runners.jsglob import compile_glob
 from showcause.tools.runners.jsproject import JsProject, entries, installed, project_for, runner_command
 from showcause.tools.runners.jsreport import read_json_report, wanted
 

@@ -1,10 +1,13 @@
-"""Globs as JavaScript test runners write them (micromatch, picomatch, minimatch), matched without regexes.
+"""Globs matched without regexes: every glob that comes from outside (a project's config, a repository's
+`.showcause.toml`, a user, a model) is matched here, never by Python's `re` built from its text.
 
-A project's config names them (jest `testMatch`, mocha `spec`), so the matcher must not be a denial of
-service: braces and extglobs are expanded into a bounded set of plain globs, and each plain glob is matched
-by a walk over the sets of positions reachable in the path (linear in the path per token, no backtracking).
-`+(a|b)` is read as one occurrence of `a` or `b` (what test file names use); `!(…)`, ranges `{1..3}` and
-anything beyond the bounds make `compile_glob` return None (the caller falls back to the runner's defaults).
+They are read as JavaScript test runners write them (micromatch, picomatch, minimatch), which also covers
+pytest-, pyright- and gitignore-style globs (`**/` any directories, `*` and `?` within one segment). Outside
+text must not be a denial of service: braces and extglobs are expanded into a bounded set of plain globs, and
+each plain glob is matched by a walk over the sets of positions reachable in the path (linear in the path per
+token, no backtracking). `+(a|b)` is read as one occurrence of `a` or `b` (what test file names use); `!(…)`,
+ranges `{1..3}` and anything beyond the bounds make `compile_glob` return None (the caller falls back to the
+runner's defaults).
 """
 
 from __future__ import annotations
