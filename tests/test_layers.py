@@ -129,8 +129,9 @@ _FRONT_ENDS = {
     "cli": ("showcause.cli", "showcause.core.", "showcause.service", "showcause.bench.", "showcause.mcpserver",
             "showcause.ci",
             "showcause.sandbox.lifecycle", "showcause.sandbox.runner"),
+    # snapshot.gitplaces: the roots check asks git where a repository is read from.
     "mcpserver": ("showcause.core.", "showcause.service", "showcause.mcpserver", "showcause.sandbox.lifecycle",
-                  "showcause.sandbox.runner"),
+                  "showcause.sandbox.runner", "showcause.snapshot.gitplaces"),
     # sandbox.lifecycle: bench/remote.py is a process entry (one attempt on a cluster worker), like the CLI.
     "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
               "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",

@@ -1,9 +1,10 @@
 """The directories the server may touch (`--root`), and every `repo` argument resolved against them.
 
 MCP's own roots are deprecated by the spec and are no access control; these are. A `repo` is resolved to its
-real path and then to the top of the git repository that holds it (what a review reads git objects from), and
-that top must lie inside a root: a symlink, `..` or a subdirectory of a repository above the root reaches
-nothing outside.
+real path and then to where git reads the repository that holds it from: the top of its work tree, its git
+directory and their common directory (`git rev-parse`, nothing of the repository's config runs). All three must
+lie inside a root: a symlink, `..`, a subdirectory of a repository above the root, a `.git` file whose
+`gitdir:` names another repository or a `core.worktree` elsewhere reaches nothing outside.
 """
 
 from __future__ import annotations
@@ -13,17 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showcause.core.errors import InputError
+from showcause.snapshot.gitplaces import git_places
 
 __all__ = ["Roots"]
-
-
-def _git_top(path: Path) -> Path:
-    """The nearest directory at or above `path` with a `.git` entry (git's own discovery, read as data: no git
-    runs on the host for it); `path` itself when none has one."""
-    for candidate in (path, *path.parents):
-        if os.path.lexists(candidate / ".git"):
-            return candidate
-    return path
 
 
 @dataclass(frozen=True)
@@ -52,7 +45,13 @@ class Roots:
         real = Path(os.path.realpath(given))
         if not real.is_dir():
             raise InputError(f"repo {repo!r}: no such directory")
-        top = _git_top(real)
-        if not any(top == d or top.is_relative_to(d) for d in self.dirs):
-            raise InputError(f"repo {repo!r} is outside the allowed roots ({', '.join(map(str, self.dirs))})")
+        places = git_places(real)
+        top = places.toplevel if places is not None else real
+        where = places.all() if places is not None else (real,)
+        outside = [p for p in where if not any(p.is_relative_to(d) for d in self.dirs)]
+        if outside:
+            why = "" if outside[0] == top else f": git reads it from {outside[0]}"
+            raise InputError(f"repo {repo!r} is outside the allowed roots ({', '.join(map(str, self.dirs))}){why}")
+        if not real.is_relative_to(top):
+            raise InputError(f"repo {repo!r}: git's work tree for it is {top}, which does not hold it")
         return top

@@ -20,6 +20,7 @@ from showcause.sandbox.paths import normalize_relpath as _normalize
 from showcause.snapshot.case import CaseInput, Release, load_case_input
 from showcause.snapshot.diff import Diff, diff_trees
 from showcause.snapshot.gitcmd import git, git_bytes
+from showcause.snapshot.gitplaces import work_tree
 from showcause.snapshot.release import release_tree
 
 __all__ = ["Snapshot", "from_case", "from_dir", "from_git"]
@@ -236,13 +237,6 @@ def from_case(case_dir: Path) -> Snapshot:
         raise
 
 
-def _git_toplevel(repo: Path) -> Path | None:
-    if not repo.is_dir():
-        raise InputError(f"{repo}: no such directory")
-    proc = git(["rev-parse", "--show-toplevel"], cwd=repo, check=False, discover=True)
-    return Path(proc.stdout.strip()) if proc.returncode == 0 else None
-
-
 def _resolve_ref(repo: Path, ref: str) -> str:
     if not ref or ref.startswith("-"):
         raise InputError(f"invalid git ref {ref!r}")
@@ -288,7 +282,7 @@ def _export_commit(repo: Path, sha: str, dst: Path) -> None:
 def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
     """Both trees from git objects; the working tree is neither read nor touched."""
     repo = Path(repo)
-    top = _git_toplevel(repo)
+    top = work_tree(repo)
     if top is None:
         raise InputError(f"{repo}: not a git repository")
     base_sha, head_sha = _resolve_ref(top, base_ref), _resolve_ref(top, head_ref)
@@ -342,7 +336,7 @@ def from_dir(path: Path, diff_file: Path | None = None, base: str | None = None)
         raise InputError(f"{path}: no such directory")
     if diff_file is not None and not Path(diff_file).is_file():
         raise InputError(f"{diff_file}: no such patch file")
-    top = _git_toplevel(path)
+    top = work_tree(path)
     if base is not None and (top is None or diff_file is not None):
         raise InputError(f"{path}: a base ref without a head needs a git repository and no patch")
     tmp = _new_tmp()
