@@ -207,3 +207,22 @@ def test_the_key_leaves_out_only_the_clients_name():
     a = {"method": "tools/list", "params": {"_meta": {**meta, "io.modelcontextprotocol/clientInfo": {"name": "a"}}}}
     assert relay._key(a) == relay._key({"method": "tools/list", "params": {"_meta": meta}})
     assert relay._key(a) != relay._key({"method": "tools/list", "params": {"_meta": {**meta, "cursor": "x"}}})
+
+
+def test_malformed_and_too_deep_lines_get_json_rpc_errors_and_the_server_keeps_serving(tmp_path: Path):
+    server = Server(tmp_path / "cache", tmp_path)
+    assert server.proc.stdin is not None and server.proc.stdout is not None
+    errors = []
+    for raw in (b"this is not json\n", b"[" * 100_000 + b"]" * 100_000 + b"\n", b"[1, 2]\n", b"42\n"):
+        server.proc.stdin.write(raw)
+        server.proc.stdin.flush()
+        errors.append(json.loads(server.proc.stdout.readline()))
+    assert [(e["id"], e["error"]["code"]) for e in errors] == [(None, -32700), (None, -32600), (None, -32600),
+                                                                (None, -32600)]
+    server.send(INIT)
+    assert server.answer(1)["result"]["serverInfo"]["name"] == "showcause"
+    server.send(INITIALIZED)
+    server.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+    assert server.answer(9)["result"] == {}
+    err = server.close()
+    assert server.proc.returncode == 0 and "Traceback" not in err, err

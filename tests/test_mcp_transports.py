@@ -22,6 +22,8 @@ from blind_samples import SHOWCAUSE
 from builders import git_repo
 from showcause.mcpserver.cap import MAX_RESULT_CHARS, cap_record, cap_review, size
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 CALC = "def add(a, b):\n    return a + b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 
@@ -144,3 +146,31 @@ def test_a_tool_record_that_echoes_a_huge_argument_is_cut():
     assert out["args"]["pattern"] == "x" * 200 + " [… 199800 characters cut]"
     assert out["output"].startswith("T1 search: y")
     assert cap_record({**record, "args": {}, "output": "short"})["output"] == "short"
+
+
+_INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+_ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2", "127.0.0.1"])
+def test_host_and_origin_are_checked_on_every_bind_address(tmp_path: Path, host: str):
+    """DNS rebinding: a page's request carries its own name in Host and Origin (docs/mcp.md)."""
+    proc = subprocess.Popen([SHOWCAUSE, "mcp", "--transport", "streamable-http", "--host", host, "--port", "0",
+                             "--root", str(tmp_path), "--allow-origin", "http://tool.example:3000"],
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        found = re.search(rf"on (http://{re.escape(host)}:(\d+)/mcp)", line)
+        assert found, line
+        url, port = found.group(1), found.group(2)
+        statuses = [httpx.post(url, json=_INIT, headers={**_ACCEPT, **extra}, timeout=30).status_code for extra in (
+            {"Host": "rebind.evil.example"}, {"Host": f"rebind.evil.example:{port}"},
+            {"Origin": "http://rebind.evil.example"}, {"Origin": f"http://{host}:{int(port) + 1}"},
+            {}, {"Origin": f"http://{host}:{port}"}, {"Origin": "http://tool.example:3000"},
+            {"Host": f"localhost:{port}"})]
+        assert statuses == [421, 421, 403, 403, 200, 200, 200, 200]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-import ipaddress
+import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from showcause.cli.app import ConfigOpt, IsolationOpt, PythonOpt, app, fail
+from showcause.mcpserver.httpguard import is_loopback
 
 __all__: list[str] = []   # the command registers itself on the app
 
 TRANSPORTS = ("stdio", "streamable-http")
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 @app.command("mcp")
@@ -35,6 +27,9 @@ def mcp(
                                                "--token).")] = False,
     token: Annotated[str | None, typer.Option("--token", envvar="SHOWCAUSE_MCP_TOKEN", help="Bearer token every "
                                               "HTTP request must carry (env SHOWCAUSE_MCP_TOKEN).")] = None,
+    allow_origin: Annotated[list[str] | None, typer.Option("--allow-origin", help="A browser Origin allowed "
+                                                          "besides the server's own address, as scheme://host:port "
+                                                          "(repeatable; streamable-http).")] = None,
     model: Annotated[str | None, typer.Option("--model", help="provider:model for review_change (default: the "
                                               "mechanical judge, no model).")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
@@ -48,10 +43,13 @@ def mcp(
     Logs go to stderr; stdout is the protocol's."""
     if transport not in TRANSPORTS:
         fail(f"unknown --transport {transport!r}; use stdio or streamable-http")
-    if not _loopback(host) and not (allow_remote and token):
+    if not is_loopback(host) and not (allow_remote and token):
         fail(f"--host {host} is not a loopback address: it needs --allow-remote and --token")
     if not 0 <= port <= 65535:
         fail(f"--port {port}: not a port number")
+    for origin in allow_origin or []:
+        if not re.fullmatch(r"https?://[^/\s]+", origin):
+            fail(f"--allow-origin {origin!r}: give scheme://host[:port], nothing after it")
     if config is not None and not config.is_file():
         fail(f"{config}: no such config file")
     # The SDK is imported here, not at the top: the CLI's other commands never pay for it.
@@ -69,4 +67,4 @@ def mcp(
         typer.echo(f"showcause: warning: {warning}", err=True)
     cfg = ServerConfig(roots=roots, model=model, base_url=base_url, config=config, isolation=isolation,
                        python=python, quorum=peers, quorum_file=quorum)
-    serve(cfg, transport=transport, host=host, port=port, token=token)
+    serve(cfg, transport=transport, host=host, port=port, token=token, allow_origins=tuple(allow_origin or ()))

@@ -123,11 +123,23 @@ def _key(message: dict[str, Any]) -> str:
 
 
 def _parse(line: bytes) -> dict[str, Any] | None:
+    return _read(line)[0]
+
+
+def _read(line: bytes) -> tuple[dict[str, Any] | None, int | None]:
+    """The message, or None and the JSON-RPC error a client line earns: -32700 (not JSON), -32600 (not a request
+    object, or nested deeper than the parser goes: the relay answers it and keeps serving)."""
     try:
         message = json.loads(line)
+    except RecursionError:
+        return None, -32600
     except ValueError:
-        return None
-    return message if isinstance(message, dict) else None
+        return None, -32700 if line.strip() else None
+    return (message, None) if isinstance(message, dict) else (None, -32600)
+
+
+_ERRORS = {-32700: "Parse error: the line is not JSON", -32600: "Invalid Request: not a JSON-RPC request object "
+           "(or nested too deeply)"}
 
 
 class _Record:
@@ -185,8 +197,12 @@ class Relay:
             self._wire_out.flush()
 
     def _forward(self, line: bytes) -> bytes:
-        """What the SDK gets for this client line; answers it here first when the record can."""
-        message = _parse(line)
+        """What the SDK gets for this client line (nothing for one that is no message: answered here with its
+        JSON-RPC error); answers it here first when the record can."""
+        message, error = _read(line)
+        if error is not None:
+            self._send({"jsonrpc": "2.0", "id": None, "error": {"code": error, "message": _ERRORS[error]}})
+            return b""
         if message is None or "method" not in message:
             self._replaying = self._replaying and message is not None
             return line
@@ -210,8 +226,10 @@ class Relay:
     def _pump_in(self) -> None:
         try:
             for line in self._wire_in:
-                self._to_sdk.write(self._forward(line))
-                self._to_sdk.flush()
+                forwarded = self._forward(line)
+                if forwarded:
+                    self._to_sdk.write(forwarded)
+                    self._to_sdk.flush()
         except (OSError, ValueError):
             pass   # the SDK went away first: nothing left to deliver
         finally:

@@ -1,7 +1,8 @@
 """Serving the server: stdio, or streamable HTTP on a socket of our own (port 0 picks a free one and says so).
 
-Over HTTP a bearer token, when given, guards every request; `showcause mcp` demands one for a non-loopback
-address. Everything the server says about itself goes to stderr: over stdio, stdout is the protocol's.
+Over HTTP every request must name the bound address in `Host` and come from an allowed `Origin`
+(httpguard.py), and a bearer token, when given, guards every request; `showcause mcp` demands one for a
+non-loopback address. Everything the server says about itself goes to stderr: over stdio, stdout is the protocol's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import anyio
 
 from showcause.mcpserver import relay
+from showcause.mcpserver.httpguard import HostOriginGuard
 from showcause.mcpserver.server import build_server
 from showcause.mcpserver.tools import ServerConfig
 
@@ -48,13 +50,19 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-async def _serve_http(cfg: ServerConfig, host: str, port: int, token: str | None) -> None:
+async def _serve_http(cfg: ServerConfig, host: str, port: int, token: str | None,
+                      allow_origins: tuple[str, ...]) -> None:
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
-    app: ASGIApp = build_server(cfg).streamable_http_app(host=host)
+    sock = _listen(host, port)
+    guard = HostOriginGuard(host, sock.getsockname()[1], allow_origins)   # the real port, also for port 0
+    # The SDK's own check gets the same lists (without them it checks only three loopback names).
+    security = TransportSecuritySettings(allowed_hosts=sorted(guard.hosts), allowed_origins=sorted(guard.origins))
+    app: ASGIApp = build_server(cfg).streamable_http_app(host=host, transport_security=security)
     if token:
         app = _BearerToken(app, token)
-    sock = _listen(host, port)
+    app = guard.wrap(app)
     shown = f"[{host}]" if ":" in host else host
     print(f"showcause mcp: serving streamable HTTP on http://{shown}:{sock.getsockname()[1]}/mcp", file=sys.stderr,
           flush=True)
@@ -63,7 +71,7 @@ async def _serve_http(cfg: ServerConfig, host: str, port: int, token: str | None
 
 
 def serve(cfg: ServerConfig, *, transport: str = "stdio", host: str = "127.0.0.1", port: int = 8000,
-          token: str | None = None) -> None:
+          token: str | None = None, allow_origins: tuple[str, ...] = ()) -> None:
     """Run until the client goes away (stdio) or the process is stopped (HTTP)."""
     if transport == "stdio":
         print(f"showcause mcp: serving stdio; roots {', '.join(map(str, cfg.roots.dirs))}", file=sys.stderr,
@@ -74,4 +82,4 @@ def serve(cfg: ServerConfig, *, transport: str = "stdio", host: str = "127.0.0.1
         finally:
             opening.finish()
     else:
-        anyio.run(_serve_http, cfg, host, port, token)
+        anyio.run(_serve_http, cfg, host, port, token, allow_origins)
