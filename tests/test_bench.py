@@ -15,6 +15,8 @@ from builders import make_case
 from showcause.bench.metrics import compute_metrics, wilson
 from test_review import DEMO, RENAME_BASE, RENAME_HEAD
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 
 

@@ -24,6 +24,8 @@ from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.errors import InputError
 from test_bench_shards import timeless
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 KEEP = json.dumps({"summary": "fine", "claims": []})
 DECISION_CASES = Path(__file__).with_name("decision_cases_small")
 MODEL = "openai:test-model"   # no known price: every attempt reserves --unpriced-reserve

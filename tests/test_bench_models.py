@@ -29,6 +29,8 @@ from showcause.judges.prompting import load_prompt
 from showcause.providers.base import Usage
 from showcause.sandbox.policy import load_policy
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 REPO = Path(__file__).resolve().parents[1]
 KEEP = json.dumps({"summary": "fine", "claims": []})

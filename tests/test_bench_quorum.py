@@ -20,6 +20,8 @@ from showcause.bench.report import render_report
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.errors import InputError
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 KEY = "sk-test-bench-quorum-0009"
 RATE = "pkg/rate.py:2"
 

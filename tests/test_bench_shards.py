@@ -20,6 +20,8 @@ from showcause.bench.runner import BenchConfig, run_bench
 from showcause.bench.shard import in_shard, parse_shard
 from showcause.core.errors import InputError
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 MODIFY = json.dumps({"summary": "s", "claims": [{"claim": "the change is wrong", "evidence_refs": [],
                                                  "result": "confirmed", "verdict": "MODIFY"}]})

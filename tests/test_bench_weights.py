@@ -15,6 +15,8 @@ from showcause.bench.runner import BenchConfig, run_bench
 from showcause.bench.weights import block_precision
 from showcause.core.errors import InputError
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 NO_CHECKS = {"tests": [], "typecheck": "none"}
 MODIFY = json.dumps({"summary": "s", "claims": [{"claim": "the change is wrong", "evidence_refs": [],
                                                  "result": "confirmed", "verdict": "MODIFY"}]})

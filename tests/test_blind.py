@@ -31,6 +31,8 @@ from showcause.judges.blindness import Thresholds, check_blindness, words
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 # ---- the blindness check ---------------------------------------------------------------------------------
 
 def test_words_are_unicode_runs_case_folded_and_nfkc_normalized():

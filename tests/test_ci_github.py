@@ -20,6 +20,8 @@ from showcause.ci.workflow import MAX_PER_LEVEL, cap_annotations, summary_text
 from showcause.core.errors import GithubApiError, InputError
 from showcause.snapshot.baseref import merge_base
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOWCAUSE = [str(Path(sys.executable).parent / "showcause")]
 TOKEN = "ghs_loopbackSecretToken0123456789"

@@ -27,6 +27,8 @@ from showcause.render import render
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 CRON = ROOT / "repo_cases" / "py-cron-step-values"
 BUCKET = ROOT / "repo_cases" / "py-token-bucket-refill-fix"

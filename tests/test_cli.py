@@ -41,6 +41,7 @@ def test_tools_list_is_generated_from_the_registry():
     assert "typecheck(no arguments)" in text
 
 
+@pytest.mark.isolation
 def test_run_json_record(case: Path):
     proc = run("tools", "run", "run_test", "--case", str(case), "--args", '{"test": "tests/test_ops.py"}', "--json")
     assert proc.returncode == 0, proc.stderr

@@ -81,12 +81,14 @@ def check_refused_call_and_malformed_answer(result: dict[str, Any]) -> None:
     assert f"search: refused: arguments {NESTED}" in refused["output"]
 
 
+@pytest.mark.isolation
 def test_scripted_deep_arguments_and_answers(case: Path, budget: Path, tmp_path: Path):
     proc = run("review", "--case", str(case), "--model", script(tmp_path, deep_tool_turns()), "--config",
                str(budget), "--format", "json")
     check_refused_call_and_malformed_answer(review_json(proc))
 
 
+@pytest.mark.isolation
 def test_scripted_deep_answer_then_a_good_repair(case: Path, budget: Path, tmp_path: Path):
     turns = [{"content": "{" * DEEP}, {"content": KEEP}]
     proc = run("review", "--case", str(case), "--model", script(tmp_path, turns), "--config", str(budget),
@@ -94,6 +96,7 @@ def test_scripted_deep_answer_then_a_good_repair(case: Path, budget: Path, tmp_p
     assert proc.returncode == 0 and json.loads(proc.stdout)["verdict"] == "KEEP"
 
 
+@pytest.mark.isolation
 def test_scripted_file_with_deep_argument_objects(case: Path, tmp_path: Path):
     path = tmp_path / "inline.json"   # the arguments as a JSON object: the file itself is too deep
     path.write_text('{"turns": [{"tool_calls": [{"name": "search", "arguments": {"pattern": ' + OPEN + "}}]}]}")
@@ -112,6 +115,7 @@ def http_review(case: Path, budget: Path, server: OpenAIServer) -> subprocess.Co
                "--config", str(budget), "--format", "json", env={"OPENAI_API_KEY": "sk-test-deep"})
 
 
+@pytest.mark.isolation
 def test_openai_wire_deep_arguments_and_answers(case: Path, budget: Path, server: OpenAIServer):
     for t in deep_tool_turns():
         server.add_turns(turn(t.get("content", ""), [(c["name"], c["arguments"]) for c in t.get("tool_calls", [])]))
@@ -119,6 +123,7 @@ def test_openai_wire_deep_arguments_and_answers(case: Path, budget: Path, server
     assert len(server.posts()) == 3   # the tool turn, the answer, the one repair
 
 
+@pytest.mark.isolation
 def test_openai_wire_deep_response_body(case: Path, budget: Path, server: OpenAIServer):
     server.fail(raw(b'{"choices": [{"message": {"content": "x", "tool_calls": ' + OPEN.encode() + b"}}]}"))
     result = review_json(http_review(case, budget, server))
@@ -127,6 +132,7 @@ def test_openai_wire_deep_response_body(case: Path, budget: Path, server: OpenAI
 
 # ---- input files ------------------------------------------------------------------------------------------
 
+@pytest.mark.isolation
 def test_deep_case_json(tmp_path: Path):
     write_tree(tmp_path / "deepcase", {"case.json": '{"id": "deepcase", "input": ' + OPEN, "base/a.py": "x\n"})
     (tmp_path / "deepcase" / "patch.diff").write_text("")
@@ -165,6 +171,7 @@ def test_a_repository_s_deep_config(tmp_path: Path):
 
 # ---- JSON the code under test writes ----------------------------------------------------------------------
 
+@pytest.mark.isolation
 def test_report_rows_forged_by_the_code_under_test(tmp_path: Path):
     forger = ("import os\n\n\ndef test_forges_rows():\n"
               "    with open(os.environ['SHOWCAUSE_REPORT'], 'a', encoding='utf-8') as fh:\n"

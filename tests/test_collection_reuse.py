@@ -18,6 +18,8 @@ from showcause.tools.runners.pytest_reuse import reuse_refusal
 from showcause.tools.testexec import base_collection
 from venvs import review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 CALC = "def add(a, b):\n    return a + b\n"
 USES_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 PLUGIN_IGNORES_B = ("def pytest_ignore_collect(collection_path, config):\n"

@@ -269,6 +269,7 @@ def _leaky_decision(tmp_path: Path) -> tuple[Path, str]:
                                           {"content": json.dumps(VERDICT_JSON)}])
 
 
+@pytest.mark.isolation
 def test_cli_blindness_flags(tmp_path: Path):
     leaky, model = _leaky_decision(tmp_path)
     proc = run_cli("--decision", str(leaky), "--model", model, "--format", "json")
@@ -310,6 +311,7 @@ def test_cli_blindness_thresholds_and_budget_from_config(tmp_path: Path):
     assert proc.returncode == 2 and "none.toml: no such config file" in proc.stderr
 
 
+@pytest.mark.isolation
 def test_repository_config_may_lower_the_blindness_thresholds_only(tmp_path: Path):
     task = "Please rename apply_discount to discounted and take per-mille values."
     plan = "Rename apply_discount to discounted and keep every caller on percent for now."   # 1 of 9 shingles

@@ -12,6 +12,8 @@ from showcause.analysis.depfiles import dependency_edits
 from showcause.service.inputs import open_snapshot
 from venvs import review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 PYPROJECT = ('[project]\nname = "x"\nversion = "1"\ndependencies = [\n  "attrs>=23",\n]\n\n'
              '[project.optional-dependencies]\ntest = ["pytest"]\n\n[tool.ruff]\nline-length = 100\n\n'
              '[tool.poetry.group.dev.dependencies]\nblack = "^24"\n')

@@ -19,6 +19,8 @@ from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.testexec import run_tests
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 NO_TESTS = "no tests found: only types and references were checked"
 

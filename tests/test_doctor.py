@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from isolation import AUTO_LEVEL, fake_host_env
+
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 NAMES = ["isolation", "node", "npm", "pyright", "tsc", "pytest", "cache"]

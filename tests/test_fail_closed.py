@@ -18,6 +18,8 @@ import pytest
 from builders import make_case
 from isolation import FAKE_HOSTS, fake_host_env
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).with_name("showcause"))
 ROOT = Path(__file__).resolve().parents[1]
 

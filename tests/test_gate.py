@@ -13,6 +13,8 @@ from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
 from showcause.service.inputs import open_snapshot, tool_context
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 REF_BASE = {
     "src/app/__init__.py": "",
     "src/app/totals.py": ("def legacy_total(xs: list[int]) -> int:\n    return sum(xs)\n\n\n"

@@ -20,6 +20,8 @@ from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection
 from showcause.tools.runners.registry import RUNNERS
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SUM = "exports.sum = (a, b) => a + b;\n"
 SUM_BREAKS = {"lib/sum.js": "exports.sum = (a, b) => a - b;\n"}
 JEST_TEST = "const { sum } = require('../lib/sum');\ntest('adds', () => { expect(sum(2, 3)).toBe(5); });\n"

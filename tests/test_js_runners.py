@@ -20,6 +20,8 @@ from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
 from showcause.tools.testexec import run_tests
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 JEST = {
     "package.json": '{"name": "calc", "private": true, "scripts": {"test": "jest"},\n'
                     ' "devDependencies": {"jest": "29.7.0"}}\n',

@@ -21,6 +21,8 @@ from showcause.sandbox.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
 KEEP = Path(__file__).resolve().parents[1] / "examples" / "keep-case"
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")

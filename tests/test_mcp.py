@@ -21,6 +21,8 @@ from builders import git_repo
 from showcause import service
 from showcause.mcpserver import Roots, ServerConfig, build_server
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 CALC = "def add(a, b):\n    return a + b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 REGISTRY = [t["name"] for t in service.tool_schemas()]

@@ -21,6 +21,8 @@ from quorum_stack import CONSENSUS, RATINGS, Stack
 from showcause import service
 from showcause.mcpserver import Roots, ServerConfig, build_server
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 
 @pytest.fixture
 def stack(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:

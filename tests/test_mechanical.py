@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from builders import make_case
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.selection import affected_tests
+
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
 
 def _project(n_other: int) -> dict[str, str | bytes]:

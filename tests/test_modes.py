@@ -135,6 +135,7 @@ class _SearchesWithAModel:
         return JudgeAnswer(result.answer, model=result.model)
 
 
+@pytest.mark.isolation
 def test_a_mode_s_ledger_runs_only_the_tools_its_spec_names(plugins: None):
     register_mode(_ListsOnly())
     with open_snapshot(case=DEMO) as snap:
@@ -144,6 +145,7 @@ def test_a_mode_s_ledger_runs_only_the_tools_its_spec_names(plugins: None):
     assert result.meta["mode"] == "lists_only" and result.verdict == "KEEP"
 
 
+@pytest.mark.isolation
 def test_a_model_is_offered_only_the_tools_its_mode_s_ledger_runs(plugins: None):
     register_mode(_SearchesWithAModel())
     with OpenAIServer() as server:

@@ -20,6 +20,8 @@ from showcause.sandbox.policy_doc import configuration_markdown, main, policy_to
 from showcause.sandbox.policy_model import SECTIONS, tightening
 from showcause.service.inputs import open_snapshot, tool_context
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 # Key names that more than one section has: (name, [sections]).

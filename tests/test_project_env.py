@@ -21,6 +21,8 @@ from builders import git_repo, write_tree
 from showcause.sandbox.projectenv import resolve_env
 from venvs import cli, make_venv, review, run_test_output
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 PROJECT: dict[str, str | None] = {
     ".gitignore": ".venv/\n*.egg-info/\n",
     "shapes.py": "def area(box):\n    return box.w * box.h\n",

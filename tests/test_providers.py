@@ -37,7 +37,7 @@ from showcause.providers import (
 )
 from showcause.providers.scripted import ScriptedProvider
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = [pytest.mark.timeout(60), pytest.mark.isolation]   # isolation: tests/support/isolation_audit.py
 
 
 # ---------------------------------------------------------------- scripted

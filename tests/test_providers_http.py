@@ -8,9 +8,9 @@ import json
 import logging
 import socket
 import ssl
-import time
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -48,6 +48,7 @@ from showcause.providers import (
     Message,
     ProviderConfig,
     get_provider,
+    keys,
     known_prefixes,
 )
 from showcause.providers.http import HttpResult, find_rejected_param, redact, retry_after_s, tls_context
@@ -231,12 +232,15 @@ def test_key_command_is_cached_for_its_ttl(
     oa: OpenAIServer, monkeypatch: pytest.MonkeyPatch, counter_command: str
 ) -> None:
     oa.add_turns(turn("a"), turn("b"), turn("c"))
-    # A TTL that two local calls stay well inside even on a loaded machine.
-    config = replace(FAST, key_command=counter_command, key_ttl_s=2.0)
+    # The key cache's clock is stepped rather than slept through: 299 s is inside the TTL, 300 s is not.
+    now = [1000.0]
+    monkeypatch.setattr(keys, "time", SimpleNamespace(monotonic=lambda: now[0]))
+    config = replace(FAST, key_command=counter_command, key_ttl_s=300.0)
     provider = get_provider("openai:m", base_url=oa.url, config=config)
     provider.complete(CONVERSATION[:2])
+    now[0] += 299.0
     provider.complete(CONVERSATION[:2])
-    time.sleep(2.1)
+    now[0] += 1.0
     provider.complete(CONVERSATION[:2])
     assert [r.headers["authorization"] for r in oa.requests] == ["Bearer key-1", "Bearer key-1", "Bearer key-2"]
 

@@ -13,6 +13,8 @@ import pytest
 import showcause
 import showcause.service
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = [

@@ -16,6 +16,8 @@ from showcause.tools.runners.pytest_runner import PytestRunner
 from showcause.tools.testexec import allowed_tests
 from venvs import cli, review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 CALC = "def add(a, b):\n    return a + b\n"
 CALC_BROKEN = "def add(a, b):\n    return a - b\n"
 USES_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"

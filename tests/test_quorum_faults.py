@@ -189,7 +189,9 @@ def test_an_aborted_request_stops_reading_at_once_and_sends_nothing_more(servers
 
     thread = threading.Thread(target=request)
     thread.start()
-    time.sleep(0.3)
+    deadline = time.monotonic() + 10
+    while not server.posts() and time.monotonic() < deadline:   # the request is in flight, not merely started
+        time.sleep(0.01)
     started = time.monotonic()
     client.abort()
     thread.join(timeout=5)

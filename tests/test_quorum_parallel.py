@@ -15,6 +15,8 @@ from quorum_servers import SourceSpec, config_for
 from showcause import service
 from showcause.service import ChangeSource, ReviewOptions
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-case"
 TEST_ID = "tests/test_cart.py::test_total_with_discount"

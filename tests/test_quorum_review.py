@@ -19,6 +19,8 @@ from showcause.core.errors import InputError
 from showcause.sandbox.policy import load_policy
 from showcause.service import ChangeSource, ReviewOptions
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO, KEEP = ROOT / "examples" / "demo-case", ROOT / "examples" / "keep-case"
 TEST_ID = "tests/test_cart.py::test_total_with_discount"

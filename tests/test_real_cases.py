@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[1]
 CLI = ROOT / ".venv" / "bin" / "showcause"
 SUBSET = ["rw-idna-contextj-valueerror", "rw-idna-encode-bytes-error", "rw-attrs-generator-field-transformer",

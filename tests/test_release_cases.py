@@ -123,6 +123,7 @@ def _publish_demo(reg: _Registry) -> None:
     reg.pypi("demo", "1.1", _tarball("demo-1.1", {**files, "demo/core.py": _FIXED}))
 
 
+@pytest.mark.isolation
 def test_a_reverted_fix_is_caught_from_prepared_releases(registry: _Registry, tmp_path: Path) -> None:
     """base = 1.1 (the fix and its test), head = 1.1 with 1.0's source file: the fixed bug is back."""
     _publish_demo(registry)
@@ -148,6 +149,7 @@ def test_a_reverted_fix_is_caught_from_prepared_releases(registry: _Registry, tm
     assert verify.stdout.splitlines()[-1] == "1 passed, 0 failed"
 
 
+@pytest.mark.isolation
 def test_a_whole_release_as_head_and_an_npm_tarball(registry: _Registry, tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     _publish_demo(registry)
@@ -193,6 +195,7 @@ _PKG_INI = '[project]\nname = "{name}"\nversion = "{version}"\n\n[tool.pytest.in
 _APP_TEST = "from util.core import clamp\n\n\ndef test_app_high():\n    assert clamp(9, 0, 5) == 5\n"
 
 
+@pytest.mark.isolation
 def test_a_monorepo_case_puts_each_package_at_its_dir(registry: _Registry, tmp_path: Path) -> None:
     """Two packages of one repository: `app` (libs/app) uses `util` (libs/util); head takes util's older
     release, whose bug app's own tests (run in libs/app with its own settings) catch across the packages."""

@@ -19,6 +19,8 @@ from showcause.core.result import ReviewResult
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 NO_CHECKS: dict[str, object] = {"tests": [], "typecheck": "none"}
 PYPROJECT = '[tool.pytest.ini_options]\npythonpath = ["src"]\n'

@@ -13,6 +13,8 @@ import pytest
 from builders import make_case
 from isolation import AUTO_LEVEL
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo-case"
 

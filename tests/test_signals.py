@@ -15,6 +15,8 @@ import pytest
 from builders import make_case
 from showcause.sandbox.levels import SAFE_LEVELS, probe
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).with_name("showcause"))
 LEVELS = [*(lv for lv in SAFE_LEVELS if probe(lv).ok), "none"]   # every level that runs code here
 

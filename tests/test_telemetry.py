@@ -110,6 +110,7 @@ def test_bad_decision_fields_are_input_errors_before_any_call(tmp_path: Path, lo
     assert not log.exists()
 
 
+@pytest.mark.isolation
 def test_a_change_review_is_logged_without_its_content(tmp_path: Path, log: Path):
     repo = git_repo(tmp_path / f"repo-{S}", [{f"src/{S}_mod.py": "VALUE = 1\n"},
                                              {f"src/{S}_mod.py": f"VALUE = 2  # {S}-diff\n"}])

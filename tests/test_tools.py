@@ -14,6 +14,8 @@ from showcause.evidence.ledger import Ledger
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.snapshot import Snapshot
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 
 @pytest.fixture(scope="module")
 def py_snap(tmp_path_factory: pytest.TempPathFactory):

@@ -14,6 +14,8 @@ from showcause.evidence.ledger import Ledger
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.tools.pyright_config import configured_files
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 # The tests run too (pytest finds `m` under src/): tests that cannot import the project are no evidence.
 CONFIG = ('[project]\nname = "m"\n\n[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'

@@ -21,6 +21,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 REPO = Path(__file__).resolve().parents[1]
 CASES = ("py-token-bucket-refill-fix", "js-auth-refresh-simplify")
 INDEX = "https://pypi.org/simple/"

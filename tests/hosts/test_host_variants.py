@@ -25,6 +25,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["tests/test_attacks.py", "tests/test_sandbox_runner.py", "tests/test_signals.py", "tests/test_fail_closed.py"]
 UID = 65534

