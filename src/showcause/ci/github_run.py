@@ -22,6 +22,7 @@ from showcause.ci.github_env import GithubContext, read_context
 from showcause.ci.sticky import upsert_comment
 from showcause.ci.workflow import append_text, cap_annotations, summary_text, write_outputs
 from showcause.core.errors import GithubApiError, InputError, exit_status
+from showcause.core.escape import annotation_data
 from showcause.core.result import ReviewResult
 from showcause.service import ChangeSource, ReviewOptions
 from showcause.snapshot.baseref import merge_base
@@ -50,12 +51,8 @@ class GithubCiOptions:
     base: str | None = None
 
 
-def _escape(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
 def _notice(text: str, level: str = "notice") -> str:
-    return f"::{level} title=showcause::{_escape(' '.join(text.split()))}"
+    return f"::{level} title=showcause::{annotation_data(text)}"
 
 
 def _repo(options: GithubCiOptions, env: Mapping[str, str]) -> Path:

@@ -37,13 +37,27 @@ def _fit(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, a code fence or a details block left open by the cut closed."""
     if len(text) <= limit:
         return text
-    room = limit - len(_CUT) - 20
+    room = limit - len(_CUT) - 40
     cut = text[:room].rsplit("\n", 1)[0]
-    if cut.count("```") % 2:
-        cut += "\n```"
+    fence = _open_fence(cut)
+    if fence:
+        cut += "\n" + fence
     if cut.count("<details>") > cut.count("</details>"):
         cut += "\n</details>"
     return cut + _CUT
+
+
+def _open_fence(text: str) -> str | None:
+    """The fence of a code block `text` leaves open (core/escape.py makes each fence longer than any backtick
+    run inside its block, so only a line of at least as many backticks closes it)."""
+    fence: str | None = None
+    for line in text.split("\n"):
+        run = len(line) - len(line.lstrip("`"))
+        if fence is None and run >= 3:
+            fence = "`" * run
+        elif fence is not None and run >= len(fence) and not line.strip("`").strip():
+            fence = None
+    return fence
 
 
 def comment_body(markdown: str, verdict: str, head_sha: str, previous: str | None = None) -> str:

@@ -10,6 +10,8 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from showcause.core.escape import md_text
+
 __all__ = ["MAX_PER_LEVEL", "Annotations", "append_text", "cap_annotations", "summary_text", "write_outputs"]
 
 MAX_PER_LEVEL = 10
@@ -63,7 +65,7 @@ def summary_text(markdown: str, left_out: list[tuple[str, str]], facts: list[str
     parts = ["## showcause", "", markdown.rstrip("\n"), ""]
     if left_out:
         parts += [f"### Beyond GitHub's {MAX_PER_LEVEL} annotations per level", ""]
-        parts += [f"- **{level}**: {' '.join(message.split())[:1000]}" for level, message in left_out]
+        parts += [f"- **{level}**: {md_text(' '.join(message.split())[:1000])}" for level, message in left_out]
         parts.append("")
     parts += [f"- {fact}" for fact in facts]
     return "\n".join(parts) + "\n"

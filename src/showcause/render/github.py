@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
+from showcause.core.escape import annotation_data as _escape_data
+from showcause.core.escape import annotation_property as _escape_prop
 from showcause.core.result import ReviewResult
 from showcause.render.common import claim_location, dropped_note, notes, one_line
 
 __all__ = ["render_github"]
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_prop(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def render_github(result: ReviewResult) -> str:

@@ -1,7 +1,11 @@
-"""Markdown fit for a PR comment. Silent by default: a KEEP is one line."""
+"""Markdown fit for a PR comment. Silent by default: a KEEP is one line.
+
+Everything a pull request or a model wrote (the summary, claims, locations, failure text, tool output) goes
+through render/escape.py: it renders as the text it is, never as a mention, an image, a link or HTML."""
 
 from __future__ import annotations
 
+from showcause.core.escape import md_code_block, md_code_span, md_text
 from showcause.core.result import ReviewResult
 from showcause.render.common import claim_location, dropped_note, from_probes, notes, one_line
 
@@ -14,8 +18,8 @@ _STATUS = {"validated": "validated — blocks", "downgraded": "downgraded to war
 
 def render_markdown(result: ReviewResult) -> str:
     # What a reader must know before the verdict (an unsandboxed run) is the first line of the comment.
-    warned = "".join(f"> ⚠️ **{one_line(w, 600)}**\n>\n" for w in result.meta.get("warnings", []))
-    said = "".join(f"\n_Note: {one_line(n, 600)}._\n" for n in notes(result))
+    warned = "".join(f"> ⚠️ **{md_text(one_line(w, 600))}**\n>\n" for w in result.meta.get("warnings", []))
+    said = "".join(f"\n_Note: {md_text(one_line(n, 600))}._\n" for n in notes(result))
     return warned + _body(result) + said
 
 
@@ -27,20 +31,22 @@ def _body(result: ReviewResult) -> str:
     if v == "INCONCLUSIVE":
         err = result.error or {}
         return (f"{_ICON[v]} **showcause: INCONCLUSIVE** — the review itself failed "
-                f"(`{err.get('code', '')}`): {one_line(err.get('message', ''))}. This is not a pass.\n")
-    out = [f"{_ICON[v]} **showcause: {v}** ({mode}) — {one_line(result.summary)}", ""]
+                f"({md_code_span(err.get('code', ''))}): {md_text(one_line(err.get('message', '')))}. "
+                "This is not a pass.\n")
+    out = [f"{_ICON[v]} **showcause: {v}** ({mode}) — {md_text(one_line(result.summary))}", ""]
     for i, c in enumerate(result.claims, 1):
         where = claim_location(c)
-        loc = f" `{where[0]}{':' + str(where[1]) if where and where[1] else ''}`" if where else ""
-        out.append(f"{i}. **{c.verdict}**{loc} — {one_line(c.claim.claim, 600)}  ")
+        loc = f" {md_code_span(where[0] + (':' + str(where[1]) if where[1] else ''))}" if where else ""
+        out.append(f"{i}. **{c.verdict}**{loc} — {md_text(one_line(c.claim.claim, 600))}  ")
         said = f"; model said {c.claim.verdict}" if c.claim.verdict != c.verdict else ""
         found = "; found by the mechanical probes" if from_probes(result, c) else ""
         out.append(f"   _{_STATUS[c.status]}_{said}{found}")
         for a in c.artifacts:
-            out.append(f"   - `{a.type}` {a.file}{':' + str(a.line) if a.line else ''} ({a.tool_call}): "
-                       f"{one_line(a.detail, 200)}")
+            place = a.file + (f":{a.line}" if a.line else "")
+            out.append(f"   - {md_code_span(a.type)} {md_text(place)} ({md_text(a.tool_call)}): "
+                       f"{md_text(one_line(a.detail, 200))}")
         if c.claim.fix:
-            out.append(f"   - suggested fix: {one_line(c.claim.fix, 300)}")
+            out.append(f"   - suggested fix: {md_text(one_line(c.claim.fix, 300))}")
     note = dropped_note(result)
     if note:
         out += ["", f"_{note}_"]
@@ -49,6 +55,6 @@ def _body(result: ReviewResult) -> str:
     if calls:
         out += ["", "<details><summary>Evidence (tool output)</summary>", ""]
         for t in calls:
-            out += ["```text", t.output[:3000], "```"]
+            out.append(md_code_block(t.output[:3000]))
         out += ["</details>"]
     return "\n".join(out) + "\n"

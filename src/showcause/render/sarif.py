@@ -6,6 +6,7 @@ import hashlib
 import json
 from typing import Any
 
+from showcause.core.escape import sarif_text
 from showcause.core.result import ReviewResult
 from showcause.core.version import __version__
 from showcause.render.common import claim_location, dropped_note, notes, one_line
@@ -23,10 +24,12 @@ _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def _invocation(result: ReviewResult) -> dict[str, Any]:
     """Whether the review ran, and the run-level warnings (an unsandboxed run) where SARIF viewers show them."""
-    said = [{"level": "warning", "message": {"text": w}} for w in result.meta.get("warnings", [])]
-    said += [{"level": "note", "message": {"text": n}} for n in [*notes(result), *filter(None, [dropped_note(result)])]]
+    said = [{"level": "warning", "message": {"text": sarif_text(w)}} for w in result.meta.get("warnings", [])]
+    said += [{"level": "note", "message": {"text": sarif_text(n)}}
+             for n in [*notes(result), *filter(None, [dropped_note(result)])]]
     if result.error:
-        said.append({"level": "error", "message": {"text": f"{result.error['code']}: {result.error['message']}"},
+        text = sarif_text(f"{result.error['code']}: {result.error['message']}")
+        said.append({"level": "error", "message": {"text": text},
                      "descriptor": {"id": result.error["code"]}})
     return {"executionSuccessful": result.verdict != "INCONCLUSIVE", "toolExecutionNotifications": said}
 
@@ -42,7 +45,7 @@ def render_sarif(result: ReviewResult) -> str:
             continue  # code scanning needs a location; the claim still appears in every other format
         rule = c.artifacts[0].type if c.status == "validated" and c.artifacts else "unvalidated"
         file, line = where
-        text = one_line(c.claim.claim, 1000)
+        text = sarif_text(one_line(c.claim.claim, 1000))
         if c.status != "validated":
             text += f" (not blocking: {c.status})"
         fingerprint = hashlib.sha256(f"{rule}|{file}|{c.claim.claim}".encode()).hexdigest()[:32]
