@@ -274,3 +274,30 @@ def test_the_binds_of_an_environment_are_its_virtualenv_its_installation_and_the
     skipped = resolve_env(broken)
     assert skipped.own and skipped.notes == (f"the repository's .venv was not used: {broken / '.venv/bin/python'} "
                                              "is not an executable file",)
+
+
+def test_an_environment_over_the_whole_file_system_or_the_repository_is_refused(tmp_path: Path) -> None:
+    import shutil
+
+    from showcause.core.errors import InputError
+
+    exe = _fake_installation(tmp_path / "inst")
+    # A committed .venv whose copied interpreter's pyvenv.cfg says `home = /`: the host's root would be bound.
+    repo = tmp_path / "repo"
+    write_tree(repo, {".venv/pyvenv.cfg": "home = /\n", "tests/test_a.py": ""})
+    (repo / ".venv/bin").mkdir()
+    shutil.copy(exe, repo / ".venv/bin/python")
+    skipped = resolve_env(repo, environ={})
+    assert skipped.own and skipped.mounts == ()
+    assert skipped.notes == (f"the repository's .venv was not used: {repo / '.venv/bin/python'}: its installation "
+                             "would be the whole file system (`/`); the project's environment must be a real "
+                             "installation, which the sandbox binds as narrowly as it is",)
+    # An installation that holds the repository under review (`--python` of one above it).
+    inner = tmp_path / "inst" / "work" / "repo"
+    write_tree(inner, {"tests/test_a.py": ""})
+    with pytest.raises(InputError) as refused:
+        resolve_env(inner, python=exe)
+    inst = (tmp_path / "inst").resolve()
+    assert refused.value.message == (f"--python: {exe}: its installation {inst} holds the repository under review; "
+                                     "the project's environment must be a real installation, which the sandbox "
+                                     "binds as narrowly as it is")

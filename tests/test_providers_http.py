@@ -8,6 +8,7 @@ import json
 import logging
 import socket
 import ssl
+import threading
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
@@ -298,3 +299,41 @@ def test_every_client_shares_one_verifying_tls_context():
     context = tls_context()
     assert context is tls_context()
     assert context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname
+
+
+def _endless_server(declare: bool) -> tuple[str, list[int], threading.Thread, socket.socket]:
+    """A loopback HTTP server whose one answer is a 300 MB body (declared in Content-Length, or not):
+    `sent` holds how many body bytes it managed to write before the client stopped reading."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    sent: list[int] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)
+            head = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+            conn.sendall(head + (b"Content-Length: 300000000\r\n" if declare else b"") + b"\r\n")
+            total, chunk = 0, b" " * (1 << 20)
+            try:
+                while total < 300_000_000:
+                    conn.sendall(chunk)
+                    total += len(chunk)
+            except OSError:
+                pass
+            sent.append(total)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return f"http://127.0.0.1:{listener.getsockname()[1]}/v1", sent, thread, listener
+
+
+@pytest.mark.parametrize("declare", [True, False])
+def test_a_huge_response_is_refused_while_it_streams_in(declare: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    url, sent, thread, listener = _endless_server(declare)
+    with listener:
+        provider = get_provider("openai:m", base_url=url, config=replace(FAST, max_retries=0))
+        with pytest.raises(MalformedResponseError, match="beyond the cap of 8000000 bytes"):
+            provider.complete(CONVERSATION[:2])
+        thread.join(timeout=30)
+    # The client stopped reading at the cap: the server could not write the whole body into the socket.
+    assert sent and sent[0] < 64_000_000, sent

@@ -18,6 +18,7 @@ The hierarchy (a code in parentheses is inherited, not a code of its own)::
      ├── ReviewTimeout                  TIMEOUT
      │    └── ProviderTimeoutError      (TIMEOUT)             also a ProviderError
      ├── ToolchainUnavailable           TOOLCHAIN_UNAVAILABLE
+     ├── ServerBusy                     BUSY
      └── ProviderError                  PROVIDER_ERROR
           ├── ConfigError               CONFIG_ERROR
           ├── ProviderHTTPError         PROVIDER_HTTP_ERROR
@@ -70,6 +71,7 @@ __all__ = [
     "RateLimitedError",
     "ReviewTimeout",
     "SandboxUnavailable",
+    "ServerBusy",
     "ShowcauseError",
     "ToolArgumentError",
     "ToolchainUnavailable",
@@ -248,6 +250,12 @@ class PeerAborted(ShowcauseError):
 
 
 # -- installing the toolchain (`showcause setup`) -------------------------------------------------------
+class ServerBusy(ShowcauseError):
+    """The MCP server already runs and queues as many repository calls as it takes; this one was not started."""
+
+    code = "BUSY"
+
+
 class ToolchainUnavailable(ShowcauseError):
     """`showcause setup` could not install the pinned toolchain (no npm, offline, or npm failed)."""
 
@@ -299,6 +307,7 @@ EXIT_STATUS: Mapping[str, int] = MappingProxyType({
     QuorumConfigError.code: EXIT_BAD_INPUT,
     PeerAborted.code: EXIT_INCONCLUSIVE,
     ToolchainUnavailable.code: EXIT_INCONCLUSIVE,
+    ServerBusy.code: EXIT_INCONCLUSIVE,
 })
 
 

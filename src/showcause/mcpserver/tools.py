@@ -16,6 +16,7 @@ from mcp.types import CallToolResult
 
 from showcause import service
 from showcause.mcpserver.cap import cap_record, cap_review, cap_text
+from showcause.mcpserver.gate import CallGate
 from showcause.mcpserver.results import json_result, review_text
 from showcause.mcpserver.roots import Roots
 from showcause.mcpserver.store import ReviewStore, resource_uri
@@ -41,6 +42,7 @@ class ServerConfig:
     quorum: Any = None           # the loaded quorum (`--quorum FILE`): its four tools are served
     quorum_file: Path | None = None   # that file: `review_change` with mode `quorum` takes its members from it
     store: ReviewStore = field(default_factory=ReviewStore)
+    gate: CallGate = field(default_factory=CallGate)   # repository calls at once (each copies a snapshot)
 
 
 def _source(cfg: ServerConfig, args: dict[str, Any]) -> ChangeSource:
@@ -54,10 +56,12 @@ def _source(cfg: ServerConfig, args: dict[str, Any]) -> ChangeSource:
 def review_change(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
     """The review result JSON (capped, the whole of it kept as a resource) and a short text of it."""
     quorum = args.get("mode") == "quorum"   # its members come from the quorum file, not the server's --model
-    result = service.review_change(_source(cfg, args), ReviewOptions(
-        mode=args.get("mode"), model=None if quorum else cfg.model, base_url=None if quorum else cfg.base_url,
-        config=cfg.config, isolation=cfg.isolation, task=args.get("task"), plan=args.get("plan"),
-        python=cfg.python, quorum=cfg.quorum_file if quorum else None))
+    source = _source(cfg, args)
+    with cfg.gate.slot():
+        result = service.review_change(source, ReviewOptions(
+            mode=args.get("mode"), model=None if quorum else cfg.model, base_url=None if quorum else cfg.base_url,
+            config=cfg.config, isolation=cfg.isolation, task=args.get("task"), plan=args.get("plan"),
+            python=cfg.python, quorum=cfg.quorum_file if quorum else None))
     doc = json.loads(service.render_result(result, "json"))
     review_id = str(doc["meta"]["review_id"])
     cfg.store.put(review_id, doc)
@@ -68,7 +72,9 @@ def review_change(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
 def call_registry_tool(cfg: ServerConfig, name: str, args: dict[str, Any]) -> CallToolResult:
     """The record `showcause tools run --json` prints (refused arguments: `ok` false, not a tool error)."""
     own = {k: v for k, v in args.items() if k not in _SOURCE_KEYS}
-    call = service.run_tool(_source(cfg, args), name, own, config=cfg.config, isolation=cfg.isolation)
+    source = _source(cfg, args)
+    with cfg.gate.slot():
+        call = service.run_tool(source, name, own, config=cfg.config, isolation=cfg.isolation)
     return json_result(cap_record(call.to_json()))
 
 

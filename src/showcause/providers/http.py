@@ -215,8 +215,7 @@ class HttpClient:
         for attempt in range(self.max_retries + 1):
             last = attempt == self.max_retries
             try:
-                response = self._http().request(method, url, headers=dict(headers), content=content, timeout=timeout)
-                text = response.text
+                response, text = self._send(method, url, dict(headers), content, timeout)
             except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
                 raise ConfigError(f"{self.label}: bad base URL {url!r}: {exc}") from None
             except httpx.ConnectTimeout as exc:
@@ -251,6 +250,23 @@ class HttpClient:
             log.warning("%s: network error (%s); retry %d in %.2fs", self.label, failure, attempt + 1, delay)
             self._sleep(delay)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _send(self, method: str, url: str, headers: dict[str, str], content: bytes | None,
+              timeout: httpx.Timeout) -> tuple[httpx.Response, str]:
+        """One exchange, its body read as a stream up to the cap: a larger one is refused before it is held
+        whole (a 300 MB body would otherwise be buffered, then decoded, before any cap applied)."""
+        cap = jsonsafe.MAX_RESPONSE_BYTES
+        with self._http().stream(method, url, headers=headers, content=content, timeout=timeout) as response:
+            declared = response.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > cap:
+                raise MalformedResponseError(f"{self.label}: response body of {int(declared)} bytes is beyond the "
+                                             f"cap of {cap} bytes")
+            body = bytearray()
+            for chunk in response.iter_bytes():
+                body += chunk
+                if len(body) > cap:
+                    raise MalformedResponseError(f"{self.label}: response body beyond the cap of {cap} bytes")
+        return response, bytes(body).decode(response.encoding or "utf-8", errors="replace")
 
     def _status_error(self, status: int, detail: str) -> ProviderHTTPError:
         message = f"{self.label}: HTTP {status}: {detail}"

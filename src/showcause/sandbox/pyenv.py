@@ -99,7 +99,18 @@ def _inspect(path: Path) -> _Found:
         prefix = os.path.dirname(os.path.realpath(keys["home"]))
     if not glob.glob(os.path.join(glob.escape(prefix), "lib", "py*", "os.py")):
         raise _NotPython(f"{path} is not a Python interpreter: no standard library under {prefix}/lib")
-    return _Found(venv, prefix, real, path.name, text)
+    found = _Found(venv, prefix, real, path.name, text)
+    _narrow(found, path)
+    return found
+
+
+def _narrow(found: _Found, path: Path) -> None:
+    """The sandbox binds the installation and the virtualenv read-only: neither may be `/` or a directory
+    that holds the repository under review (`home = /` in a committed pyvenv.cfg would bind the host's root)."""
+    for what, place in (("installation", found.prefix), ("virtualenv", found.venv)):
+        if place == "/":
+            raise _NotPython(f"{path}: its {what} would be the whole file system (`/`); the project's environment "
+                             "must be a real installation, which the sandbox binds as narrowly as it is")
 
 
 def _site_dirs(found: _Found) -> list[str]:
@@ -156,11 +167,25 @@ def _layout(found: _Found, source: str | None) -> tuple[str, list[Mount], list[s
     return python, mounts, notes
 
 
-def _explicit(path: Path | str, what: str) -> _Found:
+def _holding(found: _Found, source: str | None) -> str | None:
+    """Why `found` may not be used for a review of `source`: its installation or virtualenv holds the
+    repository (binding it would show the working tree and more beside the reviewed copy)."""
+    for what, place in (("installation", found.prefix), ("virtualenv", found.venv)):
+        if place and source and _inside(source, place):
+            return (f"its {what} {place} holds the repository under review; the project's environment must be a "
+                    "real installation, which the sandbox binds as narrowly as it is")
+    return None
+
+
+def _explicit(path: Path | str, what: str, source: str | None = None) -> _Found:
     try:
-        return _inspect(Path(path))
+        found = _inspect(Path(path))
     except _NotPython as exc:
         raise InputError(f"{what}: {exc}") from None
+    why = _holding(found, source)
+    if why is not None:
+        raise InputError(f"{what}: {path}: {why}")
+    return found
 
 
 def _implicit(source: Path | None, environ: Mapping[str, str], notes: list[str]) -> tuple[_Found, str] | None:
@@ -175,9 +200,14 @@ def _implicit(source: Path | None, environ: Mapping[str, str], notes: list[str])
         if not os.path.lexists(path) and origin.startswith("the repository"):
             continue
         try:
-            return _inspect(path), origin
+            found = _inspect(path)
         except _NotPython as exc:
             notes.append(f"{origin} was not used: {exc}")
+            continue
+        why = _holding(found, os.path.realpath(source) if source is not None else None)
+        if why is None:
+            return found, origin
+        notes.append(f"{origin} was not used: {why}")
     return None
 
 
@@ -189,10 +219,11 @@ def project_python(source: Path | None, *, explicit: Path | None = None, configu
     InputError (exit 2); an active VIRTUAL_ENV or a `.venv` that holds no interpreter is skipped with a note.
     """
     notes: list[str] = []
+    held = os.path.realpath(source) if source is not None else None
     if explicit is not None:
-        found, origin = _explicit(explicit, "--python"), f"named by --python {explicit}"
+        found, origin = _explicit(explicit, "--python", held), f"named by --python {explicit}"
     elif configured:
-        found, origin = _explicit(configured, "[sandbox] python"), "named by [sandbox] python of --config"
+        found, origin = _explicit(configured, "[sandbox] python", held), "named by [sandbox] python of --config"
     else:
         hit = _implicit(source, os.environ if environ is None else environ, notes)
         if hit is None:
