@@ -6,6 +6,7 @@ host, the test asserts instead that the runner refuses to run anything at it (ne
 
 from __future__ import annotations
 
+import ast
 import os
 import socket
 import subprocess
@@ -72,6 +73,12 @@ def test_environment_is_scrubbed(tmp_path: Path, secret_env: None, level: str):
              "print(open('/proc/1/environ','rb').read())\n", level)
     assert r.isolation == level and r.returncode == 0, r.stderr
     assert "canary" not in r.stdout and "OPENAI" not in r.stdout and "GITHUB" not in r.stdout
+    # Exactly the variables isolation and a fair comparison need, and the user's allowed ones: none of ours
+    # that change what a project's tests do (CI, NO_COLOR).
+    names = set(ast.literal_eval(r.stdout.splitlines()[0]))
+    allowed = {"LANG", "LC_ALL", "TZ", "TERM"} & set(os.environ)
+    ours = {"HOME", "LANG", "PATH", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "TMPDIR"}
+    assert names - allowed - {"PWD"} == ours - allowed   # PWD: the shell of the level says where it started
 
 
 def test_no_network(tmp_path: Path, level: str):

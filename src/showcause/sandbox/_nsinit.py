@@ -148,6 +148,8 @@ def _apply(root: str, step: dict[str, object]) -> None:
     elif op == "symlink":
         os.makedirs(os.path.dirname(target), exist_ok=True)
         os.symlink(src, target)
+    elif op == "ro-root":
+        pass   # _setup remounts the root read-only once every step is in place
     else:
         raise SetupError(f"unknown mount step {op!r}")
 

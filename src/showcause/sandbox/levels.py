@@ -39,18 +39,18 @@ class Probe:
     userns: bool = True       # unshare: made a user namespace (False: as root, where they are refused)
 
 
-def _bwrap_argv(bwrap: str, argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int,
+def _bwrap_argv(bwrap: str, argv: Sequence[str], ws: Path, out: Path, tmpfs_bytes: int,
                 extra: Sequence[Mount] = (), chdir: str = SANDBOX_ROOT) -> list[str]:
     # A new user namespace with no capabilities and an unprivileged uid, even when we run as root.
-    return [bwrap, *bwrap_options(plan(ws, out, tmp_bytes, extra)), "--chdir", chdir, "--unshare-all",
+    return [bwrap, *bwrap_options(plan(ws, out, tmpfs_bytes, extra)), "--chdir", chdir, "--unshare-all",
             "--uid", "65534", "--gid", "65534", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
             "--hostname", "sandbox", "--", *argv]
 
 
-def _unshare_argv(unshare: str, userns: bool, argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int,
+def _unshare_argv(unshare: str, userns: bool, argv: Sequence[str], ws: Path, out: Path, tmpfs_bytes: int,
                   root: Path, extra: Sequence[Mount] = (), chdir: str = SANDBOX_ROOT) -> list[str]:
     spec = {"root": str(root), "chdir": chdir,
-            "mounts": [m.to_json() for m in plan(ws, out, tmp_bytes, extra)]}
+            "mounts": [m.to_json() for m in plan(ws, out, tmpfs_bytes, extra)]}
     # unshare does not die with its parent by itself; its child dies with it (--kill-child).
     setpriv = which("setpriv")
     prefix = [setpriv, "--pdeathsig", "KILL", "--"] if setpriv else []
@@ -59,16 +59,16 @@ def _unshare_argv(unshare: str, userns: bool, argv: Sequence[str], ws: Path, out
             json.dumps(spec), "--", *argv]
 
 
-def wrap(level: str, argv: Sequence[str], ws: Path, out: Path, tmp_bytes: int, root: Path,
+def wrap(level: str, argv: Sequence[str], ws: Path, out: Path, tmpfs_bytes: int, root: Path,
          extra: Sequence[Mount] = (), cwd: str = "") -> list[str]:
     """`argv` wrapped for `level` (`root`: an empty directory the unshare level builds its root on; `extra`:
     the project environment's mounts, after the plan's own; `cwd`: where in the copy it starts)."""
     chdir = f"{SANDBOX_ROOT}/{cwd}" if cwd else SANDBOX_ROOT
     if level == "bwrap":
-        return _bwrap_argv(which("bwrap") or "bwrap", argv, ws, out, tmp_bytes, extra, chdir)
+        return _bwrap_argv(which("bwrap") or "bwrap", argv, ws, out, tmpfs_bytes, extra, chdir)
     if level == "unshare":
         found = probe("unshare")
-        return _unshare_argv(which("unshare") or "unshare", found.userns, argv, ws, out, tmp_bytes, root, extra,
+        return _unshare_argv(which("unshare") or "unshare", found.userns, argv, ws, out, tmpfs_bytes, root, extra,
                              chdir)
     return list(argv)
 

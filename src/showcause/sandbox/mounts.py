@@ -35,7 +35,7 @@ class Mount:
 
     op: ``ro`` / ``rw`` (bind host ``src`` at ``dst``), ``knob`` (make ``dst`` inside the new /proc
     read-only, if it exists), ``tmpfs`` (``size`` bytes), ``proc``, ``dev``, ``dir``, ``symlink``
-    (``src`` is the link's target).
+    (``src`` is the link's target), ``ro-root`` (last: the root itself read-only).
     """
 
     op: str
@@ -59,8 +59,17 @@ def ro_prefixes() -> list[str]:
     return [d for d in dirs if not any(d != o and d.startswith(o + "/") for o in dirs)]
 
 
-def plan(workspace: Path, out: Path, tmp_bytes: int, extra: Sequence[Mount] = ()) -> list[Mount]:
-    """The whole plan; `extra` steps (a project's environment) come last, so they may land inside ``/ws``."""
+def tmpfs_sizes(total: int) -> tuple[int, int, int]:
+    """Bytes of /tmp, /dev/shm and home out of `total`: a quarter for the last two, the rest for /tmp."""
+    eighth = total // 8
+    return total - 2 * eighth, eighth, eighth
+
+
+def plan(workspace: Path, out: Path, tmpfs_bytes: int, extra: Sequence[Mount] = ()) -> list[Mount]:
+    """The whole plan; `extra` steps (a project's environment) come last, so they may land inside ``/ws``.
+    Every place a process may write that is memory-backed is a tmpfs with a size, `tmpfs_bytes` in all; the
+    root itself ends read-only (``ro-root``)."""
+    tmp_bytes, shm_bytes, home_bytes = tmpfs_sizes(tmpfs_bytes)
     steps = [Mount("ro", "/usr", "/usr")]
     for name in ("bin", "lib", "lib64", "sbin", "lib32"):
         top = Path("/") / name
@@ -72,10 +81,12 @@ def plan(workspace: Path, out: Path, tmp_bytes: int, extra: Sequence[Mount] = ()
     steps.append(Mount("proc", "/proc"))
     steps += [Mount("knob", f"/proc/{knob}") for knob in PROC_KNOBS]
     # /tmp before the prefixes: an interpreter that lives under /tmp is bound on top of the private /tmp.
-    steps += [Mount("dev", "/dev"), Mount("tmpfs", SANDBOX_TMP, size=tmp_bytes), Mount("dir", SANDBOX_HOME)]
+    steps += [Mount("dev", "/dev"), Mount("tmpfs", "/dev/shm", size=shm_bytes),
+              Mount("tmpfs", SANDBOX_TMP, size=tmp_bytes), Mount("tmpfs", SANDBOX_HOME, size=home_bytes)]
     steps += [Mount("ro", prefix, prefix) for prefix in ro_prefixes()]
     steps += [Mount("rw", SANDBOX_ROOT, str(workspace)), Mount("rw", SANDBOX_OUT, str(out))]
     steps += [Mount(m.op, m.dst.replace("{root}", SANDBOX_ROOT), m.src, m.size) for m in extra]
+    steps.append(Mount("ro-root", "/"))
     return steps
 
 
@@ -93,6 +104,8 @@ def bwrap_options(steps: list[Mount]) -> list[str]:
             argv += [f"--{m.op}", m.dst]
         elif m.op == "symlink":
             argv += ["--symlink", m.src, m.dst]
+        elif m.op == "ro-root":   # bubblewrap's own root is an unsized tmpfs: nothing may be written there
+            argv += ["--remount-ro", "/"]
         else:
             raise ValueError(f"unknown mount step {m.op!r}")
     return argv

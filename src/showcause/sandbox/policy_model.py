@@ -111,6 +111,11 @@ class ProcessSection(_Section):
         "Address space of a type checker, in MiB: pyright's node needs about 4 GiB."))
     file_size_mb: int = Field(default=64, gt=0, description=(
         "Largest file a process may write, in MiB (RLIMIT_FSIZE)."))
+    tmpfs_mb: int = Field(default=256, ge=8, description=(
+        "Memory-backed files one sandboxed process may hold in all, in MiB: its /tmp (three quarters), /dev/shm "
+        "and home (an eighth each) are tmpfs mounts of those sizes and the rest of its root is read-only, so a "
+        "write past them fails with ENOSPC inside the sandbox and nothing on the host grows, with or without a "
+        "memory cgroup."))
     open_files: int = Field(default=1024, gt=0, description="Open files per process (RLIMIT_NOFILE).")
     max_processes: int = Field(default=256, gt=0, description=(
         "Processes at once, in a pids cgroup where the host allows one (RLIMIT_NPROC does not bind root)."))

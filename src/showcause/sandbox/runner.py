@@ -63,8 +63,12 @@ def _env(policy: Policy, home: str, tmp: str, extra: dict[str, str]) -> dict[str
     venv_bin = os.path.dirname(sys.executable)
     path = [venv_bin, "/usr/local/bin", "/usr/bin", "/bin"]
     env = {k: os.environ[k] for k in policy.process.env_allow if k in os.environ}
+    # Only what isolation or a fair comparison of the trees needs, so tests see the project's own environment
+    # (no CI or NO_COLOR of ours: a project's colour or CI-only tests would behave otherwise). PATH, HOME and
+    # TMPDIR lead into the sandbox; no bytecode is written into the copy; a fixed hash seed keeps set and dict
+    # order the same on base and head, so an order-dependent test cannot pass on one and fail on the other.
     env.update({"PATH": ":".join(path), "HOME": home, "TMPDIR": tmp, "LANG": env.get("LANG", "C.UTF-8"),
-                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "NO_COLOR": "1", "CI": "true"})
+                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"})
     env.update(extra)
     return env
 
@@ -260,7 +264,7 @@ def run_sandboxed(argv: Sequence[str], *, workspace: Path, out_dir: Path, policy
         new_root.mkdir(exist_ok=True)
     cwd = normalize_relpath(cwd) if cwd else ""
     mounts = _confined(workspace, mounts)
-    cmd = wrap(level, inner, workspace, out_dir, policy.process.file_size_mb * 1024 * 1024, new_root, mounts, cwd)
+    cmd = wrap(level, inner, workspace, out_dir, policy.process.tmpfs_mb * 1024 * 1024, new_root, mounts, cwd)
     if level == "none":
         _link_into(workspace, mounts)
         cmd = _no_caps() + cmd
