@@ -116,7 +116,8 @@ def test_a_real_regression_in_the_same_suite_is_still_caught(tmp_path: Path):
     out = run_test_output(result)
     assert (code, result["verdict"]) == (1, "MODIFY")
     [claim] = result["claims"]
-    assert [a["detail"] for a in claim["gate"]["artifacts"]] == ["tests/test_calc.py::test_add: failed"]
+    assert [a["detail"] for a in claim["gate"]["artifacts"]] == [
+        "tests/test_calc.py::test_add: failed — assert -1 == 5"]
     assert ("FAILED tests/test_calc.py::test_add [base: passed — broken by this change] (failed all 3 runs on head, "
             "passed all 3 on base)") in out
     assert "FAILED tests/test_registry.py::test_b_starts_empty [base: failed — already failing" in out
@@ -227,6 +228,27 @@ def test_deleted_tests_are_not_failures(tmp_path: Path):
                     {**DOCSTRING_ONLY, "tests/test_calc.py": CALC["tests/test_calc.py"]})
     with open_snapshot(case=fewer) as snap:
         assert run_review(tool_context(snap), "mechanical").verdict == "KEEP"
+
+
+TWO_CLASSES = "\n".join([
+    "from pkg.calc import add", "", "",
+    "class TestSmall:", "    def test_same(self):", "        assert add(1, 1) == 2", "",
+    "    def test_small_only(self):", "        assert add(0, 1) == 1", "", "",
+    "class TestLarge:", "    def test_same(self):", "        assert add(100, 1) == 101", ""])
+
+
+@pytest.mark.parametrize("head", [
+    TWO_CLASSES.replace("    def test_same(self):\n        assert add(1, 1) == 2\n\n", "", 1),   # one method
+    TWO_CLASSES.replace("class TestSmall:", "class TestSmaller:"),                          # a class renamed
+], ids=["method-deleted", "class-renamed"])
+def test_a_deleted_test_whose_name_lives_on_in_another_class_is_not_a_failure(tmp_path: Path, head: str):
+    """A test is known by its full id: deleting TestSmall::test_same is not hidden or turned into a lost test
+    by TestLarge::test_same, which still exists (jinja, more-itertools)."""
+    case = case_of(tmp_path, "del", {**CALC, "tests/test_calc.py": TWO_CLASSES},
+                   {**DOCSTRING_ONLY, "tests/test_calc.py": head})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert (result.verdict, result.claims) == ("KEEP", [])
 
 
 def test_a_test_still_in_its_file_that_gives_no_result_on_head_is_a_regression(tmp_path: Path):

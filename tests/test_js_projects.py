@@ -194,3 +194,26 @@ def test_affected_tests_follow_typescript_and_workspace_imports(tmp_path: Path, 
     with from_git(repo, "HEAD~1", "HEAD") as snap:
         tests, why = affected_tests(tool_context(snap))
     assert tests == picked and why == "1 of 10 test files import the changed code"
+
+
+PACKAGE_ROOT_BASE = {
+    "package.json": _pkg(name="commander", main="./index.js", scripts={"test": "jest"}),
+    "index.js": "const { Command } = require('./lib/command.js');\nexports.Command = Command;\n",
+    "lib/command.js": "class Command {}\nexports.Command = Command;\n",
+    "lib/other.js": "exports.other = 1;\n",
+    **{f"tests/t{i}.test.js": f"const {{ Command }} = require('{'../' if i % 2 else '..'}');\n"
+       "test('x', () => new Command());\n" for i in range(9)},
+    "tests/gen.test.js": "const strings = require('./generated/strings');\ntest('g', () => strings);\n",
+    "tests/unrelated.test.js": "const { other } = require('../lib/other.js');\ntest('u', () => other);\n",
+}
+
+
+def test_a_package_root_import_and_an_unresolvable_one_select_their_tests(tmp_path: Path):
+    """`require('../')` names the package root (its `main`, index.js); an import of a file the graph does not
+    know (generated, or not code) could reach anything: both tests run when lib/command.js changes."""
+    repo = git_repo(tmp_path / "root", [PACKAGE_ROOT_BASE, {"lib/command.js": "class Command { x() {} }\n"
+                                                                              "exports.Command = Command;\n"}])
+    with from_git(repo, "HEAD~1", "HEAD") as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert tests == ["tests/gen.test.js", *(f"tests/t{i}.test.js" for i in range(9))]
+    assert why == "10 of 11 test files import the changed code"

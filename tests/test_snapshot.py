@@ -177,6 +177,19 @@ def test_a_repository_without_a_patch_is_its_uncommitted_work_against_head(tmp_p
     assert (repo / "a.py").read_text() == "a = 2\n"   # the working tree is never written
 
 
+def test_untracked_environment_directories_are_not_part_of_the_change(tmp_path: Path):
+    """An untracked .venv (or node_modules, a build, an egg-info…) that the .gitignore forgot is installed,
+    not written: it is not the change; a tracked file in such a directory still is the project's."""
+    repo = git_repo(tmp_path / "r", [{"app.py": "a = 1\n", "dist/keep.txt": "tracked\n", ".gitignore": "*.log\n"}])
+    write_tree(repo, {".venv/lib/python3.11/site-packages/x.py": "x = 1\n", "node_modules/m/index.js": "1;\n",
+                      "src/pkg.egg-info/PKG-INFO": "Name: pkg\n", "build/lib/app.py": "a = 1\n",
+                      "pkg/__pycache__/m.cpython-311.pyc": "pyc", "dist/keep.txt": "changed\n",
+                      "new.py": "n = 1\n"})
+    with from_dir(repo) as snap:
+        assert sorted(snap.diff.files) == ["dist/keep.txt", "new.py"]
+        assert not (snap.head / ".venv").exists() and not (snap.head / "node_modules").exists()
+
+
 def test_uncommitted_work_in_a_subdirectory_and_in_a_repository_with_no_commit(tmp_path: Path):
     repo = git_repo(tmp_path / "r", [{"pkg/m.py": "m = 1\n", "top.py": "t = 1\n"}])
     (repo / "pkg" / "m.py").write_text("m = 2\n")

@@ -56,14 +56,24 @@ class _Layout:
             if name:
                 self.packages.setdefault(name, d)
 
-    def relative(self, spec: str, importer: str) -> list[str]:
+    def relative(self, spec: str, importer: str) -> list[str] | None:
+        """The files a relative specifier can name; None when it names nothing the graph knows (unknown: every
+        file could be reached through it)."""
         base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), spec))
+        if base in (".", ""):   # `require('../')` from test/: the package root, a directory like any other
+            base = ""
+        if base == ".." or base.startswith("../"):
+            return []   # outside the tree: nothing of it is indexed, nothing here changes it
         stem, ext = posixpath.splitext(base)
-        options = [base, *(base + e for e in _JS), *(f"{base}/index{e}" for e in _JS),
+        where = f"{base}/" if base else ""
+        options = [base, *(base + e for e in _JS), *(f"{where}index{e}" for e in _JS),
                    *(stem + e for e in _TS_SOURCE.get(ext, ()))]
         hits = [o for o in options if o in self.files]
-        # A directory imported through its package.json `main`: one of its files, whichever.
-        return hits or list(self.below.get(base, []) if base not in ("", ".") else [])
+        if hits:
+            return hits
+        # A directory imported through its package.json `main` (or `exports`): any of its files may be it.
+        below = self.below.get(base)
+        return list(below) if below else None
 
     def package(self, spec: str) -> list[str]:
         """Every file of the workspace package a bare specifier (`@scope/pkg`, `pkg/sub`) names."""
@@ -84,7 +94,9 @@ def _package_name(path: Path) -> str | None:
     return name if isinstance(name, str) and name else None
 
 
-def _resolve(spec: str, importer: str, modules: dict[str, str], layout: _Layout) -> list[str]:
+def _resolve(spec: str, importer: str, modules: dict[str, str], layout: _Layout) -> list[str] | None:
+    """The files `spec` names from `importer`; None when a relative JavaScript specifier names nothing the
+    graph knows (a data file it does not index, a generated file): then anything may be reached."""
     if importer.endswith(_JS):
         if spec.startswith("."):                   # JS/TS relative specifier
             return layout.relative(spec, importer)
@@ -109,17 +121,23 @@ def _specs(index: SymbolIndex, file: str) -> set[str]:
 
 
 def dependents(index: SymbolIndex, changed: set[str]) -> set[str] | None:
-    """Files that are changed or import a changed file (transitively); None when the graph cannot tell."""
+    """Files that are changed or import a changed file (transitively), and every file with an import the graph
+    cannot resolve (with what imports it); None when the graph cannot tell at all."""
     files = set(index.files)
     if {c for c in changed if file_class(c) != "prose"} - files:
         return None
     modules = _module_files(index)
     layout = _Layout(index, files)
     users: dict[str, set[str]] = {}
+    unknown: set[str] = set()   # files with an import the graph cannot resolve: unknown means affected
     for f in files:
-        for target in {t for spec in _specs(index, f) for t in _resolve(spec, f, modules, layout)}:
-            users.setdefault(target, set()).add(f)
-    seen = {c for c in changed if c in files}
+        for spec in _specs(index, f):
+            targets = _resolve(spec, f, modules, layout)
+            if targets is None:
+                unknown.add(f)
+            for target in targets or ():
+                users.setdefault(target, set()).add(f)
+    seen = {c for c in changed if c in files} | (unknown if changed else set())
     stack = list(seen)
     while stack:
         for user in users.get(stack.pop(), ()):

@@ -296,12 +296,27 @@ def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
         raise
 
 
+# Environment directories: installed, built or cached, never the change, whether or not .gitignore names them.
+_ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "dist", "build",
+                               ".pytest_cache", ".mypy_cache"})
+
+
+def _environment(rel: str) -> bool:
+    return any(part in _ENVIRONMENT_DIRS or part.endswith(".egg-info") for part in rel.split("/")[:-1])
+
+
 def _tracked_files(path: Path, untracked: bool = False) -> list[str]:
     """Tracked files under `path`, relative to it; with ``untracked``, also the untracked ones git does not
-    ignore (ignored files are always left out). No filter or fsmonitor runs: only the index and a walk."""
-    others = ["--others", "--exclude-standard"] if untracked else []
-    proc = git_bytes(["ls-files", "-z", "--cached", *others, "--", "."], cwd=path)
-    return sorted({p.decode("utf-8", "surrogateescape") for p in proc.stdout.split(b"\0") if p})
+    ignore (ignored files are always left out), less those inside an environment directory (an untracked
+    `.venv` the .gitignore forgot is not part of the change). No filter or fsmonitor runs: only the index
+    and a walk."""
+    tracked = git_bytes(["ls-files", "-z", "--cached", "--", "."], cwd=path).stdout
+    files = {p.decode("utf-8", "surrogateescape") for p in tracked.split(b"\0") if p}
+    if untracked:
+        others = git_bytes(["ls-files", "-z", "--others", "--exclude-standard", "--", "."], cwd=path).stdout
+        files |= {rel for p in others.split(b"\0") if p
+                  if not _environment(rel := p.decode("utf-8", "surrogateescape"))}
+    return sorted(files)
 
 
 def _export_head(top: Path, path: Path, dst: Path, scratch: Path, ref: str | None = None) -> None:

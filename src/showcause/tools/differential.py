@@ -10,6 +10,7 @@ a failure of that file. Tests that could not run to any outcome are no evidence 
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,13 +67,53 @@ def _no_result(run: TestRun) -> str:
 
 
 def _named_in(tree: Path, test: str) -> bool:
-    """Whether the test's own name still occurs in its file on `tree` (else it was deleted or renamed)."""
+    """Whether the test still exists in its file on `tree` (else it was deleted or renamed, which is never a
+    failure). A Python test is looked up by its full id (`file::Class::test`), read as data with `ast`: a
+    method of that name in another class does not keep a deleted one alive. What cannot be told from the
+    source (an inherited method, a class made at run time, JavaScript ids) falls back to the name's text."""
     name = _function(test).rsplit("::", 1)[-1].rsplit(" > ", 1)[-1]
     try:
         with open(tree / file_of(test), "rb") as fh:
-            return name.encode() in fh.read(_MAX_SOURCE)
+            source = fh.read(_MAX_SOURCE)
     except OSError:
         return False
+    if file_of(test).endswith(".py") and " > " not in test:
+        found = _defined(source, _function(test).split("::")[1:])
+        if found is not None:
+            return found
+    return name.encode() in source
+
+
+def _defined(source: bytes, path: list[str]) -> bool | None:
+    """Whether the class chain and function `path` are defined in `source`; None when the source cannot say
+    (it does not parse, the scope binds names at run time, or the class inherits the test from its bases)."""
+    try:
+        body: list[ast.stmt] = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    inherits = False
+    for depth, name in enumerate(path):
+        last = depth == len(path) - 1
+        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
+        hit = next((n for n in body if isinstance(n, kinds) and n.name == name), None)
+        if hit is None:
+            return None if inherits or _binds(body, name) else False
+        if isinstance(hit, ast.ClassDef):
+            body, inherits = hit.body, bool(hit.bases)
+    return True
+
+
+def _binds(body: list[ast.stmt], name: str) -> bool:
+    """Whether a statement of `body` binds `name` some other way: an assignment, an import, a star import."""
+    for node in body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                return True
+        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
+                (a.asname or a.name).split(".")[0] in (name, "*") for a in node.names):
+            return True
+    return False
 
 
 def head_rows(run: TestRun, targets: list[str], tree: Path) -> list[TestOutcome]:
