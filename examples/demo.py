@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -33,7 +34,11 @@ def main() -> None:
     console = Console(highlight=False)
     show(console, "demo-case", "A change that breaks things: blocked only with evidence it introduced")
     show(console, "keep-case", "A good change: KEEP, one line, no noise")
-    console.print("Try it on your own repository: showcause review --repo . --base origin/main --head HEAD")
+    # The command as it runs from anywhere: `showcause` is in this checkout's .venv, not on PATH.
+    exe = Path(sys.executable).with_name("showcause")
+    console.print(Text(f"Try it on your own repository (from its directory): {exe} review --repo . --base "
+                       "origin/main --head HEAD"))
+    console.print(Text(f"Or put it on PATH for this shell: source {exe.parent / 'activate'}"))
 
 
 if __name__ == "__main__":

@@ -90,7 +90,9 @@ def _review(repo: Path) -> tuple[int, dict]:
 
 
 def _blocked_ids(doc: dict) -> list[str]:
-    return sorted(a["detail"].rsplit(": ", 1)[0] for c in doc["claims"] if c["gate"]["status"] == "validated"
+    # The detail is "<test id>: <outcome> — <first line of the failure>".
+    return sorted(a["detail"].split(" — ", 1)[0].rsplit(": ", 1)[0] for c in doc["claims"]
+                  if c["gate"]["status"] == "validated"
                   for a in c["gate"]["artifacts"] if a["type"] == "test_regression")
 
 

@@ -86,7 +86,7 @@ def test_an_uncommitted_breaking_edit_is_blocked_with_its_evidence_and_progress(
     doc = result.structured_content
     assert doc["verdict"] == "MODIFY" and doc["meta"]["mode"] == "mechanical"
     [claim] = [c for c in doc["claims"] if c["gate"]["status"] == "validated"]
-    assert [a["detail"] for a in claim["gate"]["artifacts"]] == ["test_calc.py::test_add: failed"]
+    assert [a["detail"] for a in claim["gate"]["artifacts"]] == ["test_calc.py::test_add: failed — assert -1 == 5"]
     text = result.content[0].text
     assert text.startswith("verdict: MODIFY") and "evidence " in text and "test_calc.py::test_add" in text
     assert any("run_test on head: started" in m for m in seen) and any("run_test on head: done" in m for m in seen)

@@ -217,3 +217,16 @@ def test_the_generator_writes_both_files(tmp_path: Path) -> None:
                                                                                         configuration_markdown())
     main([str(toml), str(markdown)])
     assert load_policy(toml.resolve()) == Policy()
+
+
+def test_the_example_configs_are_valid_and_the_repositorys_only_tightens() -> None:
+    examples = Path(__file__).resolve().parents[1] / "examples"
+    default = load_policy()
+    repo = load_policy(examples / "showcause.toml")
+    tighter_only(default, repo, "repo")   # raises if the example loosened anything
+    assert (repo.process.isolation, repo.process.tmpfs_mb, repo.tests.test_reruns) == ("bwrap", 128, 1)
+    user = load_policy(examples / "user-config.toml")
+    assert (user.sandbox.python, user.process.timeout_s, user.review.max_tool_calls) == ("~/work/project/.venv",
+                                                                                         300.0, 12)
+    with pytest.raises(InputError):
+        tighter_only(default, user, "repo")   # what only a user may say

@@ -39,8 +39,9 @@ def test_a_real_world_case_verifies_and_the_mechanical_judge_gets_it_right(case_
     result = json.loads(review.stdout)
     assert result["verdict"] in truth["acceptable"], review.stdout
     assert review.returncode == (1 if truth["status"] == "defect" else 0)
-    regressions = sorted(a["detail"].rsplit(": ", 1)[0] for c in result["tool_calls"] for a in c["artifacts"]
-                         if a["type"] == "test_regression")
+    # The detail is "<test id>: <outcome> — <first line of the failure>".
+    regressions = sorted(a["detail"].split(" — ", 1)[0].rsplit(": ", 1)[0] for c in result["tool_calls"]
+                         for a in c["artifacts"] if a["type"] == "test_regression")
     assert regressions == sorted(truth["evidence"])
 
 

@@ -143,7 +143,8 @@ def test_a_reverted_fix_is_caught_from_prepared_releases(registry: _Registry, tm
     result = json.loads(review.stdout)
     assert result["verdict"] == "MODIFY"
     arts = [a for c in result["tool_calls"] for a in c["artifacts"]]
-    assert [(a["type"], a["detail"]) for a in arts] == [("test_regression", "tests/test_core.py::test_high: failed")]
+    assert [(a["type"], a["detail"]) for a in arts] == [
+        ("test_regression", "tests/test_core.py::test_high: failed — assert 9 == 5")]
     verify = _run(env, "cases", "verify", str(case.parent))
     assert verify.returncode == 0, verify.stdout
     assert verify.stdout.splitlines()[-1] == "1 passed, 0 failed"
@@ -222,7 +223,7 @@ def test_a_monorepo_case_puts_each_package_at_its_dir(registry: _Registry, tmp_p
     assert review.returncode == 1, review.stdout + review.stderr
     arts = [a for c in json.loads(review.stdout)["tool_calls"] for a in c["artifacts"]]
     assert [(a["type"], a["detail"]) for a in arts] == [
-        ("test_regression", "libs/app/tests/test_app.py::test_app_high: failed")]
+        ("test_regression", "libs/app/tests/test_app.py::test_app_high: failed — assert 9 == 5")]
     verify = _run(env, "cases", "verify", str(case))
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

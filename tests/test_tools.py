@@ -50,7 +50,7 @@ def test_run_test_marks_regressions_against_base(py_snap: Snapshot, tmp_path: Pa
                              "runs": {"head": ["failed"] * 3, "base": ["passed"] * 3}},
                             {"test": "tests/test_ops.py::test_scale", "head": "passed", "base": None}]
     assert [(a.type, a.file, a.detail) for a in call.artifacts] == [
-        ("test_regression", "tests/test_ops.py", "tests/test_ops.py::test_add: failed")]
+        ("test_regression", "tests/test_ops.py", "tests/test_ops.py::test_add: failed — assert -1 == 5")]
     assert call.artifacts[0].tool_call == "T1"
     assert call.isolation == AUTO_LEVEL
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TextIO
 
 import typer
 
@@ -33,6 +36,8 @@ from showcause.core.errors import (
     ShowcauseError,
     exit_status,
 )
+from showcause.core.progress import reporting
+from showcause.core.result import ReviewResult
 from showcause.service import ChangeSource, ReviewOptions
 
 __all__: list[str] = []   # commands register themselves on the app
@@ -132,16 +137,35 @@ def review(
             task = _read_task(task_file)
         if output is not None and not output.parent.is_dir():
             raise InputError(f"--output directory {output.parent} does not exist")
-        result = service.review_change(
-            ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head),
-            ReviewOptions(mode=mode, model=model, base_url=base_url, config=config, isolation=isolation, task=task,
-                          plan=plan, blindness_warn=blindness_warn, blindness_leak=blindness_leak, python=python,
-                          quorum=quorum))
+        result = _reviewed(ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head),
+                           ReviewOptions(mode=mode, model=model, base_url=base_url, config=config,
+                                         isolation=isolation, task=task, plan=plan, blindness_warn=blindness_warn,
+                                         blindness_leak=blindness_leak, python=python, quorum=quorum))
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return
     write_output(service.render_result(result, fmt), output)
     raise typer.Exit(service.exit_code(result, rule))
+
+
+def _reviewed(source: ChangeSource, options: ReviewOptions) -> ReviewResult:
+    with reporting(terminal_progress()):
+        return service.review_change(source, options)
+
+
+def terminal_progress(stream: TextIO | None = None) -> Callable[[str], None] | None:
+    """On a terminal, each step of a review (a tool call on a tree, started or done) as a line on stderr with
+    the time since the review began; nothing when stderr is not a terminal (CI logs, pipes, files)."""
+    out = stream if stream is not None else sys.stderr
+    if not out.isatty():
+        return None
+    started = time.monotonic()
+
+    def show(message: str) -> None:
+        out.write(f"showcause [{time.monotonic() - started:6.1f} s] {message}\n")
+        out.flush()
+
+    return show
 
 
 def _read_task(path: Path) -> str:

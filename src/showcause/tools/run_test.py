@@ -86,9 +86,13 @@ def _line(f: Finding) -> str:
 
 
 def _artifact(f: Finding, line: str) -> Artifact:
-    # An error (a crash, a collection error, no result) says what it was: the outcome alone would not.
-    detail = f"{f.test}: {f.head}" + (f" — {' '.join(f.message.split())[:200]}" if f.head == "error" and f.message
-                                      else "")
+    # What a reader needs to believe the block: an error (a crash, a collection error, no result) says what it
+    # was, and a failure its first line (the assertion or the exception): the outcome alone would not.
+    if f.head == "error":
+        said = " ".join(f.message.split())[:200]
+    else:
+        said = next((ln.strip() for ln in f.message.splitlines() if ln.strip()), "")[:200]
+    detail = f"{f.test}: {f.head}" + (f" — {said}" if said else "")
     return Artifact("test_regression", file_of(f.test), None, detail, line, subject=f.test)
 
 
