@@ -163,3 +163,25 @@ def test_a_reference_lookup_names_the_files_a_load_left_out_that_hold_the_name(t
     assert index.files == ["a.py"] and index.unindexed == {"b.py": budget.size_reason}
     assert [h.file for h in index.lookup("f", "any", budget)] == ["a.py"]
     assert budget.skipped == [("b.py", budget.size_reason)]
+
+
+def test_a_cancelled_or_signalled_review_stops_its_host_analysis_at_the_next_file(tmp_path: Path) -> None:
+    """The analysis budget of a review checks the sandbox's lifecycle before each file: a client's cancel (or
+    a signal) ends host-side analysis between two files, not when its time budget runs out."""
+    from builders import make_case
+    from showcause.core.errors import Cancelled
+    from showcause.sandbox.lifecycle import Scope
+    from showcause.service.inputs import open_snapshot, tool_context
+    from showcause.symbols import SymbolIndex
+
+    files = {f"pkg/m{i}.py": f"def f{i}(x):\n    return x + {i}\n" for i in range(12)}
+    case = make_case(tmp_path / "c", files, {"pkg/m0.py": "def f0(x):\n    return x\n"})
+    with open_snapshot(case=case) as snap:
+        ctx = tool_context(snap)
+        scope = Scope()
+        scope.cancel()
+        with scope.active(), pytest.raises(Cancelled):
+            SymbolIndex.for_tree(snap.head, budget=ctx.analysis, worker_min_files=10_000)
+        # Not cancelled, the same analysis runs to the end.
+        index = SymbolIndex.for_tree(snap.head, budget=tool_context(snap).analysis, worker_min_files=10_000)
+        assert len(index.files) == 12 and not index.unindexed

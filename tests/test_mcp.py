@@ -336,3 +336,37 @@ def test_a_hostile_argument_corpus_is_refused_or_confined_in_one_session(tmp_pat
         assert expected in text, (tool, text[:300])
         assert len(text) < 60_000 and "root:x:" not in text
     assert not pwned.exists()
+
+
+def test_the_server_answers_other_calls_while_it_reviews_a_hostile_repository(tmp_path: Path):
+    """A repository whose pyright include is a backtracking glob and whose change adds a file named with 200
+    `a`s: host-side matching is linear (core/globmatch.py), so the review ends and another call (the tool list
+    and should_review; `ping` is gone from the 2026 protocol) is answered within a second all along; a regex
+    holding the GIL would stall every client."""
+    glob = "**" + "a**" * 12 + "b.py"
+    r = git_repo(tmp_path / "hostile", [{"calc.py": CALC, "test_calc.py": TEST,
+                                        "pyrightconfig.json": json.dumps({"include": [glob, "calc.py"]})}])
+    (r / ("a" * 200 + ".py")).write_text("x = 1\n")
+    (r / ("a" * 200 + "b.py")).write_text("y = 2\n")
+    cfg = ServerConfig(roots=Roots.of([tmp_path]))
+
+    async def go() -> tuple[list[float], Any]:
+        waits: list[float] = []
+        done: list[Any] = []
+        async with Client(build_server(cfg)) as client, anyio.create_task_group() as tg:
+            async def review() -> None:
+                done.append(await client.call_tool("review_change", {"repo": str(r)}))
+            tg.start_soon(review)
+            while not done:
+                started = time.monotonic()
+                await client.list_tools()
+                await client.call_tool("should_review", {"decision_type": "other", "risk_level": "low",
+                                                         "trivial_kind": "docs"})
+                waits.append(time.monotonic() - started)
+                await anyio.sleep(0.05)
+        return waits, done[0]
+
+    waits, result = anyio.run(go)
+    assert result.is_error is False, result
+    assert result.structured_content["verdict"] in ("KEEP", "WARNING"), result.structured_content
+    assert waits and max(waits) < 1.0, waits

@@ -7,7 +7,9 @@ in about a minute). So each review has
 * a size cap (policy `max_analysis_bytes`): a larger file is not analysed;
 * a time limit per parse (:func:`parse_seconds`), many times what a normal source of that size needs;
 * a time budget (policy `analysis_budget_s`) for all of its analysis, counted while analysis runs (not
-  while tests run beside it) and checked before each file.
+  while tests run beside it) and checked before each file;
+* a stop check at each of those points (`stop`: the sandbox's lifecycle check), so a signal or a client's
+  cancellation ends the analysis between two files, not when its budget runs out.
 What a cap or the budget left out is recorded here, and the review says so in a WARNING claim.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 __all__ = ["PARSE_GAVE_UP", "PARSE_SECONDS", "PARSE_SECONDS_PER_MB", "AnalysisBudget", "parse_seconds"]
@@ -36,9 +38,11 @@ def parse_seconds(size: int) -> float:
 class AnalysisBudget:
     """The caps of one review's host-side analysis and what they left out; shared by its threads."""
 
-    def __init__(self, seconds: float = 30.0, max_bytes: int = 4_000_000) -> None:
+    def __init__(self, seconds: float = 30.0, max_bytes: int = 4_000_000,
+                 stop: Callable[[], None] | None = None) -> None:
         self.seconds = seconds
         self.max_bytes = max_bytes
+        self._stop = stop   # raises when the review must end now (a signal, a cancelled MCP call)
         self._lock = threading.Lock()
         self._spent = 0.0
         self._open: dict[int, tuple[float, int]] = {}     # thread -> (since, nesting) of a measured section
@@ -54,6 +58,8 @@ class AnalysisBudget:
         return max(0.0, self.seconds - self.used())
 
     def expired(self) -> bool:
+        if self._stop is not None:
+            self._stop()
         return self.used() >= self.seconds
 
     @contextmanager
@@ -75,6 +81,8 @@ class AnalysisBudget:
 
     def parse_limit(self, size: int) -> float:
         """The time a parse of `size` bytes may take now: its own limit, or what is left of the budget."""
+        if self._stop is not None:
+            self._stop()
         return min(parse_seconds(size), self.remaining())
 
     def skip(self, what: str, why: str) -> None:

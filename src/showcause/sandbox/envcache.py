@@ -15,6 +15,8 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
+import uuid
 from pathlib import Path
 
 from showcause.core.cachedir import cache_root
@@ -48,20 +50,31 @@ def _run(argv: list[str], what: str) -> None:
         raise InputError(f"{what} failed (exit {proc.returncode}): {tail[:600]}")
 
 
+_BUILDING: dict[Path, threading.Lock] = {}
+_BUILDING_LOCK = threading.Lock()
+
+
 def _build(folder: Path, make: object) -> Path:
-    """Build into a sibling and rename: a cut build never looks prepared."""
-    if folder.is_dir():
-        return folder
-    tmp = folder.with_name(f".{folder.name}.{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        assert callable(make)
-        make(tmp)
-        os.replace(tmp, folder)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    """Build into a private sibling and rename: a cut build never looks prepared. Threads that want the same
+    folder build it once (one lock per folder); another process that got there first wins the rename and
+    this build is dropped."""
+    with _BUILDING_LOCK:
+        lock = _BUILDING.setdefault(folder, threading.Lock())
+    with lock:
+        if folder.is_dir():
+            return folder
+        tmp = folder.with_name(f".{folder.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}")
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            assert callable(make)
+            make(tmp)
+            try:
+                os.replace(tmp, folder)
+            except OSError:
+                if not folder.is_dir():
+                    raise
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)   # gone when renamed; a cut or a lost race leaves nothing
     return folder
 
 

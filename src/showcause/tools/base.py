@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
+from showcause.sandbox.lifecycle import check_stopping
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.snapshot import Snapshot
@@ -44,7 +45,8 @@ class ToolContext:
     @property
     def analysis(self) -> AnalysisBudget:
         """The host-side analysis budget of this review, shared by every view of it (see `cache`)."""
-        fresh = AnalysisBudget(self.policy.analysis.analysis_budget_s, self.policy.analysis.max_analysis_bytes)
+        fresh = AnalysisBudget(self.policy.analysis.analysis_budget_s, self.policy.analysis.max_analysis_bytes,
+                               stop=check_stopping)
         found = self.cache.setdefault("analysis", fresh)
         assert isinstance(found, AnalysisBudget)
         return found
