@@ -314,3 +314,16 @@ def test_no_tests_at_all_is_keep_and_says_so(tmp_path: Path, fmt: str):
         assert NO_TESTS in proc.stdout and "KEEP" in proc.stdout
     if fmt == "github":
         assert f"::notice title=showcause::{NO_TESTS}" in proc.stdout.splitlines()
+
+
+def test_what_the_source_cannot_say_falls_back_to_the_name():
+    """A test a decorator, a metaclass, a base class or setattr may add at run time is never judged deleted
+    from the source alone (`None`: the text check decides); a plain class that lacks it has lost it."""
+    from showcause.tools.differential import _defined
+
+    src = (b"@decorate\nclass TestD:\n    pass\n\n\nclass TestM(metaclass=Meta):\n    pass\n\n\n"
+           b"class TestI(Base):\n    pass\n\n\nclass TestA:\n    def test_x(self):\n        pass\n\n\n"
+           b"class TestB:\n    def test_y(self):\n        pass\n")
+    assert [_defined(src, ["TestD", "test_g"]), _defined(src, ["TestM", "test_g"]), _defined(src, ["TestI", "t"]),
+            _defined(src, ["TestB", "test_x"]), _defined(src, ["TestA", "test_x"])] == [None, None, None, False, True]
+    assert _defined(b"class T:\n    pass\n\n\nsetattr(T, 'test_x', f)\n", ["T", "test_x"]) is None

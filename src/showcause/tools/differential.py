@@ -86,7 +86,10 @@ def _named_in(tree: Path, test: str) -> bool:
 
 def _defined(source: bytes, path: list[str]) -> bool | None:
     """Whether the class chain and function `path` are defined in `source`; None when the source cannot say
-    (it does not parse, the scope binds names at run time, or the class inherits the test from its bases)."""
+    (it does not parse, the scope binds names at run time, the class inherits the test from its bases or may
+    gain it from a decorator or metaclass, or the module sets attributes or globals by name)."""
+    if b"setattr(" in source or b"globals()" in source:
+        return None
     try:
         body: list[ast.stmt] = ast.parse(source).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -99,7 +102,7 @@ def _defined(source: bytes, path: list[str]) -> bool | None:
         if hit is None:
             return None if inherits or _binds(body, name) else False
         if isinstance(hit, ast.ClassDef):
-            body, inherits = hit.body, bool(hit.bases)
+            body, inherits = hit.body, bool(hit.bases or hit.keywords or hit.decorator_list)
     return True
 
 
