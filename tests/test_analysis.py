@@ -185,3 +185,115 @@ def test_a_cancelled_or_signalled_review_stops_its_host_analysis_at_the_next_fil
         # Not cancelled, the same analysis runs to the end.
         index = SymbolIndex.for_tree(snap.head, budget=tool_context(snap).analysis, worker_min_files=10_000)
         assert len(index.files) == 12 and not index.unindexed
+
+
+# About 2 s of tree-sitter per MB: error recovery on an unclosed comment repeated, in Python's grammar.
+_SLOW_SOURCE = b"/*" * 1_000_000
+
+
+def test_a_cancelled_review_stops_a_slow_parse_at_once() -> None:
+    import threading
+    import time
+
+    from showcause.core.errors import Cancelled
+    from showcause.sandbox.lifecycle import Scope
+
+    scope = Scope()
+    timer = threading.Timer(0.3, scope.cancel)
+    gave_up = list(languages._gave_up)
+    started = time.monotonic()
+    timer.start()
+    with scope.active(), pytest.raises(Cancelled):
+        parse_within("python", _SLOW_SOURCE, 60.0)
+    assert time.monotonic() - started < 1.0
+    assert list(languages._gave_up) == gave_up   # a cancelled parse is not remembered as one that gave up
+    assert parse_within("python", b"x = 1\n").root_node.child_count == 1   # the parser was reset
+
+
+def test_a_first_pass_that_recovered_from_errors_for_long_gives_up_rather_than_parse_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second pass (the tree that holds its text) cannot be stopped and takes as long as the first
+    where error recovery ran: a tree with errors whose first pass took longer than REPARSE_AFTER_ERRORS
+    gives up instead, and is remembered."""
+    import time
+
+    source = _SLOW_SOURCE[: len(_SLOW_SOURCE) // 5] + b"# slow\n"   # 0.8 s a pass here
+    started = time.monotonic()
+    get_parser("python").parse(lambda offset, _point: source[offset : offset + 65536])
+    one_pass = time.monotonic() - started
+    monkeypatch.setattr(languages, "REPARSE_AFTER_ERRORS", one_pass / 4)
+    started = time.monotonic()
+    with pytest.raises(ParseTimeout):
+        parse_within("python", source, 60.0)
+    assert time.monotonic() - started < one_pass * 1.5   # one pass, not two
+    started = time.monotonic()
+    with pytest.raises(ParseTimeout):
+        parse_within("python", source, 60.0)   # remembered
+    assert time.monotonic() - started < 0.1
+    monkeypatch.undo()
+    assert parse_within("python", b"def f(:\n    pass\n" * 2000).root_node.has_error   # quick: parsed as before
+
+
+def test_a_signal_ends_a_slow_parse_within_two_seconds(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "parse.py"
+    script.write_text(
+        "import os, sys\n"
+        "from showcause.core.errors import Interrupted\n"
+        "from showcause.sandbox.lifecycle import install_handlers\n"
+        "from showcause.symbols import languages\n"
+        "install_handlers()\n"
+        "print('ready', flush=True)\n"
+        "try:\n"
+        f"    languages.parse_within('python', b'/*' * {len(_SLOW_SOURCE) // 2}, 60.0)\n"
+        "    print('parsed', flush=True)\n"
+        "except Interrupted as exc:\n"
+        "    print('interrupted', exc.signum, flush=True)\n"
+        "    os._exit(128 + exc.signum)\n")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == "ready\n"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(timeout=10)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out, err = proc.communicate()
+    assert (rc, out, err) == (128 + signal.SIGTERM, f"interrupted {int(signal.SIGTERM)}\n", "")
+    assert took < 2.0, took
+
+
+def _children() -> set[int]:
+    import os
+
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        found.update(int(pid) for pid in (task / "children").read_text().split())
+    return found
+
+
+def test_a_cancellation_kills_the_symbol_workers_without_waiting_for_their_parse(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from showcause.core.errors import Cancelled
+    from showcause.sandbox.lifecycle import Scope
+
+    # 1 MB in one file of the index, which a worker parses for about 2 s (its whole time limit).
+    root = write_tree(tmp_path / "t", {"slow.py": (_SLOW_SOURCE[: 1_000_000]).decode(), "a.py": "def f():\n    pass\n"})
+    before = _children()
+    scope = Scope()
+    timer = threading.Timer(0.5, scope.cancel)
+    started = time.monotonic()
+    timer.start()
+    with scope.active(), pytest.raises(Cancelled):
+        SymbolIndex(root, worker_min_files=0, budget=AnalysisBudget())
+    assert time.monotonic() - started < 1.5
+    assert _children() - before == set()   # the worker was killed and reaped

@@ -27,8 +27,8 @@ from showcause.core.errors import Cancelled, Interrupted
 from showcause.sandbox.cgroups import kill_members
 from showcause.sandbox.cleanup import remove_tree
 
-__all__ = ["Scope", "check_stopping", "forget_dir", "install_handlers", "remove_tracked_dirs", "stopping", "track_dir",
-           "tracked_process"]
+__all__ = ["Scope", "check_stopping", "forget_dir", "install_handlers", "remove_tracked_dirs", "should_stop",
+           "stopping", "track_dir", "tracked_process"]
 
 _lock = threading.RLock()           # re-entered by the handler when a signal lands inside a tracked section
 _procs: dict[int, tuple[subprocess.Popen[bytes], list[Path]]] = {}
@@ -67,6 +67,12 @@ _scope: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("showcause
 def stopping() -> int:
     """The signal that arrived, or 0."""
     return _signal
+
+
+def should_stop() -> bool:
+    """Whether a signal arrived or this context's scope was cancelled (see ``check_stopping``)."""
+    scope = _scope.get()
+    return bool(_signal) or (scope is not None and scope.cancelled)
 
 
 def check_stopping() -> None:

@@ -21,11 +21,12 @@ import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from showcause.core.analysis_budget import PARSE_GAVE_UP, parse_seconds
+from showcause.sandbox.lifecycle import check_stopping, should_stop
 
 __all__ = [
-    "EXTENSIONS", "LANGUAGES", "MAX_FILE_BYTES", "MAX_QUERY_DEPTH", "SKIP_DIRS", "SNIFF_BYTES", "ParseTimeout",
-    "Paths", "captures", "get_language", "get_parser", "language_for", "list_source_dir", "parse_within",
-    "read_source", "resolve_python_import",
+    "EXTENSIONS", "LANGUAGES", "MAX_FILE_BYTES", "MAX_QUERY_DEPTH", "REPARSE_AFTER_ERRORS", "SKIP_DIRS", "SNIFF_BYTES",
+    "ParseTimeout", "Paths", "captures", "get_language", "get_parser", "language_for", "list_source_dir",
+    "parse_within", "read_source", "resolve_python_import",
 ]  # fmt: skip
 
 EXTENSIONS: dict[str, str] = {
@@ -118,6 +119,7 @@ class ParseTimeout(ValueError):
 
 
 _READ_CHUNK = 1 << 16
+REPARSE_AFTER_ERRORS = 1.0   # seconds; see parse_within
 _GAVE_UP_SIZE = 4096
 _gave_up: OrderedDict[bytes, None] = OrderedDict()  # sources whose parse ran out of its whole time limit
 _gave_up_lock = threading.Lock()
@@ -125,15 +127,18 @@ _gave_up_lock = threading.Lock()
 
 def parse_within(language: str, data: bytes, seconds: float | None = None) -> Tree:
     """Parse ``data`` as ``language``; raise ParseTimeout after ``seconds`` or ``parse_seconds(len(data))``,
-    whichever is less.
+    whichever is less, and ``Interrupted``/``Cancelled`` as soon as the review is stopping.
 
     tree-sitter's error recovery is super-linear on some hostile input (an unclosed ``/*`` repeated), and
     ``parse(bytes)`` cannot be interrupted: only a parse that reads through a callback can, from its
     progress callback.  The tree of such a parse reads node text back through the callback, so the
-    source is parsed again from the bytes, reusing the first tree (about 1% of a first parse on normal
-    sources; at worst a second parse as long as the first).  A source that ran out of its whole limit
-    once (not of a shorter ``seconds``) gives up at once the next time (the index and the code text of a
-    review both parse each changed file).
+    source is parsed again from the bytes, reusing the first tree: about 1% of a first parse on normal
+    sources, but as long as the first where error recovery ran, and that pass holds the GIL and cannot be
+    stopped.  So a tree with errors whose first pass took longer than ``REPARSE_AFTER_ERRORS`` gives up
+    (normal code parses at about 6 MB/s: only hostile input or a file far over the size caps gets there),
+    which keeps a signal or a cancellation waiting at most about that long.  A source that gave up once on its
+    whole limit (not on a shorter ``seconds``) gives up at once the next time (the index and the code text
+    of a review both parse each changed file).
     """
     full = parse_seconds(len(data))
     limit = full if seconds is None else min(seconds, full)
@@ -142,19 +147,31 @@ def parse_within(language: str, data: bytes, seconds: float | None = None) -> Tr
         if key in _gave_up:
             raise ParseTimeout(PARSE_GAVE_UP)
     parser = get_parser(language)
-    deadline = time.monotonic() + limit
+    started = time.monotonic()
+    deadline = started + limit
     try:
         first = parser.parse(lambda offset, _point: data[offset : offset + _READ_CHUNK],
-                             progress_callback=lambda _offset, _errors: time.monotonic() > deadline)
+                             progress_callback=lambda _offset, _errors: time.monotonic() > deadline or should_stop())
     except ValueError as exc:  # the progress callback cancelled it
         parser.reset()  # else the next parse would resume this one
+        check_stopping()
         if limit >= full:
-            with _gave_up_lock:
-                _gave_up[key] = None
-                while len(_gave_up) > _GAVE_UP_SIZE:
-                    _gave_up.popitem(last=False)
+            _give_up(key)
         raise ParseTimeout(PARSE_GAVE_UP) from exc
+    except BaseException:  # a signal's handler raised inside the progress callback
+        parser.reset()
+        raise
+    if first.root_node.has_error and time.monotonic() - started > REPARSE_AFTER_ERRORS:
+        _give_up(key)  # the second pass would take as long, and could not be stopped
+        raise ParseTimeout(PARSE_GAVE_UP)
     return parser.parse(data, old_tree=first)
+
+
+def _give_up(key: bytes) -> None:
+    with _gave_up_lock:
+        _gave_up[key] = None
+        while len(_gave_up) > _GAVE_UP_SIZE:
+            _gave_up.popitem(last=False)
 
 
 # Query states keep their start depth in 16 bits: past 65 535 levels a query turns quadratic (140 KB of

@@ -28,6 +28,7 @@ from typing import Generic, TypeVar
 from showcause.core.analysis_budget import PARSE_GAVE_UP, AnalysisBudget
 from showcause.core.host import usable_cpus
 from showcause.core.hostproc import HOST_CWD, host_env, isolated_python
+from showcause.sandbox.lifecycle import check_stopping, should_stop
 
 from .cache import definitions_for_content, digest_of, store_definitions
 from .extract import FileDefinitions
@@ -104,6 +105,11 @@ class _Worker:
         if not isinstance(results, list) or len(results) != len(jobs):
             raise EOFError("symbol extraction worker ended early")
         return results
+
+    def kill(self) -> None:
+        """The review is stopping: the current parse may take seconds more.  The pipe ends, so a thread
+        reading it returns (closing the pipe under a reading thread would wait for its lock)."""
+        self._proc.kill()
 
     def close(self) -> None:
         for stream in (self._proc.stdin, self._proc.stdout):
@@ -204,19 +210,32 @@ class Extractor(Generic[_K]):
                 # A chunk no worker has taken yet is extracted here rather than waited for.
                 if not broken and (self._forced or not future.cancel()):
                     try:
-                        results = future.result()
+                        results = _wait(future)
                     except Exception:  # a worker that crashed or could not start: the rest is done here
                         _log.warning("symbol extraction worker failed; extracting in-process", exc_info=True)
                         broken = True
                 for item, result in zip(chunk, results, strict=True):
                     yield (item[0], *_accept(result, item, self._budget))
         finally:
+            if should_stop():
+                with self._started_lock:
+                    for worker in self._started:
+                        worker.kill()
             self._threads.shutdown(wait=True, cancel_futures=True)
             self._threads = None
             self._tasks = []
             for worker in self._started:
                 worker.close()
             self._started = []
+
+
+def _wait(future: Future[list[Result]]) -> list[Result]:
+    """The future's result; a cancellation of the review ends the wait (a signal does on its own)."""
+    while True:
+        try:
+            return future.result(timeout=0.1)
+        except TimeoutError:
+            check_stopping()
 
 
 def _in_process(data: bytes, item: _Item[object], budget: AnalysisBudget | None) -> Found:
