@@ -237,14 +237,23 @@ TWO_CLASSES = "\n".join([
     "class TestLarge:", "    def test_same(self):", "        assert add(100, 1) == 101", ""])
 
 
-@pytest.mark.parametrize("head", [
-    TWO_CLASSES.replace("    def test_same(self):\n        assert add(1, 1) == 2\n\n", "", 1),   # one method
-    TWO_CLASSES.replace("class TestSmall:", "class TestSmaller:"),                          # a class renamed
-], ids=["method-deleted", "class-renamed"])
-def test_a_deleted_test_whose_name_lives_on_in_another_class_is_not_a_failure(tmp_path: Path, head: str):
+UNITTEST_CLASSES = ("from unittest import TestCase\n\n" + TWO_CLASSES).replace(
+    "class TestSmall:", "class TestSmall(TestCase):").replace("class TestLarge:", "class TestLarge(TestCase):")
+
+
+@pytest.mark.parametrize(("base", "head"), [
+    (TWO_CLASSES, TWO_CLASSES.replace("    def test_same(self):\n        assert add(1, 1) == 2\n\n", "", 1)),
+    (TWO_CLASSES, TWO_CLASSES.replace("class TestSmall:", "class TestSmaller:")),
+    # unittest classes (more-itertools): unittest.TestCase defines no tests, and a longer name is another name
+    (UNITTEST_CLASSES, UNITTEST_CLASSES.replace("def test_same(self):\n        assert add(1, 1)",
+                                                "def test_same_renamed(self):\n        assert add(1, 1)", 1)),
+    (UNITTEST_CLASSES, UNITTEST_CLASSES.replace("    def test_same(self):\n        assert add(1, 1) == 2\n\n", "", 1)),
+], ids=["method-deleted", "class-renamed", "unittest-method-renamed", "unittest-method-deleted"])
+def test_a_deleted_test_whose_name_lives_on_in_another_class_is_not_a_failure(tmp_path: Path, base: str, head: str):
     """A test is known by its full id: deleting TestSmall::test_same is not hidden or turned into a lost test
     by TestLarge::test_same, which still exists (jinja, more-itertools)."""
-    case = case_of(tmp_path, "del", {**CALC, "tests/test_calc.py": TWO_CLASSES},
+    assert head != base
+    case = case_of(tmp_path, "del", {**CALC, "tests/test_calc.py": base},
                    {**DOCSTRING_ONLY, "tests/test_calc.py": head})
     with open_snapshot(case=case) as snap:
         result = run_review(tool_context(snap), "mechanical")
@@ -317,13 +326,28 @@ def test_no_tests_at_all_is_keep_and_says_so(tmp_path: Path, fmt: str):
 
 
 def test_what_the_source_cannot_say_falls_back_to_the_name():
-    """A test a decorator, a metaclass, a base class or setattr may add at run time is never judged deleted
-    from the source alone (`None`: the text check decides); a plain class that lacks it has lost it."""
-    from showcause.tools.differential import _defined
+    """A test a decorator, a metaclass, a base from elsewhere or setattr may add at run time is never judged
+    deleted from the source alone (`None`: the text check decides); a plain class that lacks it has lost it,
+    and so has a class whose bases are unittest's or this file's own and define no such test."""
+    from showcause.tools.testpresence import defined
 
-    src = (b"@decorate\nclass TestD:\n    pass\n\n\nclass TestM(metaclass=Meta):\n    pass\n\n\n"
+    src = (b"import unittest\nfrom unittest import TestCase\nfrom helpers import Base\n\n\n"
+           b"@decorate\nclass TestD:\n    pass\n\n\nclass TestM(metaclass=Meta):\n    pass\n\n\n"
            b"class TestI(Base):\n    pass\n\n\nclass TestA:\n    def test_x(self):\n        pass\n\n\n"
-           b"class TestB:\n    def test_y(self):\n        pass\n")
-    assert [_defined(src, ["TestD", "test_g"]), _defined(src, ["TestM", "test_g"]), _defined(src, ["TestI", "t"]),
-            _defined(src, ["TestB", "test_x"]), _defined(src, ["TestA", "test_x"])] == [None, None, None, False, True]
-    assert _defined(b"class T:\n    pass\n\n\nsetattr(T, 'test_x', f)\n", ["T", "test_x"]) is None
+           b"class TestB:\n    def test_y(self):\n        pass\n\n\n"
+           b"class TestU(TestCase):\n    pass\n\n\nclass TestV(unittest.TestCase):\n    pass\n\n\n"
+           b"class TestL(TestA, TestCase):\n    pass\n")
+    cases = [["TestD", "test_g"], ["TestM", "test_g"], ["TestI", "t"], ["TestB", "test_x"], ["TestA", "test_x"],
+             ["TestU", "test_x"], ["TestV", "test_x"], ["TestL", "test_x"], ["TestL", "test_y"], ["test_top"]]
+    assert [defined(src, c) for c in cases] == [None, None, None, False, True, False, False, True, False, False]
+    assert defined(b"class T:\n    pass\n\n\nsetattr(T, 'test_x', f)\n", ["T", "test_x"]) is None
+    # A TestCase the file defines or imports from elsewhere is not unittest's.
+    assert defined(b"from mytest import TestCase\n\n\nclass T(TestCase):\n    pass\n", ["T", "test_x"]) is None
+
+
+def test_the_name_text_matches_only_a_whole_identifier(tmp_path: Path):
+    from showcause.tools.testpresence import named_in
+
+    (tmp_path / "t.js").write_text("it('test_default_renamed', () => {})\nconst x = test_other;\n")
+    assert [named_in(tmp_path, f"t.js::{n}") for n in ("test_default", "test_other", "test_default_renamed")] == [
+        False, True, True]

@@ -10,7 +10,6 @@ a failure of that file. Tests that could not run to any outcome are no evidence 
 
 from __future__ import annotations
 
-import ast
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,12 +17,12 @@ from showcause.core.errors import ProbeUnrunnable
 from showcause.core.threads import ContextPool
 from showcause.tools.base import ToolContext
 from showcause.tools.testexec import BaseRun, TestOutcome, TestRun, mark_flaky, run_base_tests, run_tests
+from showcause.tools.testpresence import named_in
 
 __all__ = ["BAD", "Comparison", "Finding", "compare", "file_of", "start_base"]
 
 BAD = ("failed", "error", "timeout")
 _RAN = ("passed", "failed", "timeout")     # a test that ran to an outcome (an error may be the harness's)
-_MAX_SOURCE = 2_000_000                    # bytes of a test file read to tell a deleted test from a lost one
 
 
 def file_of(test: str) -> str:
@@ -66,65 +65,12 @@ def _no_result(run: TestRun) -> str:
     return f"no result (exit {run.proc.returncode})" + (f": {tail}" if tail else "")
 
 
-def _named_in(tree: Path, test: str) -> bool:
-    """Whether the test still exists in its file on `tree` (else it was deleted or renamed, which is never a
-    failure). A Python test is looked up by its full id (`file::Class::test`), read as data with `ast`: a
-    method of that name in another class does not keep a deleted one alive. What cannot be told from the
-    source (an inherited method, a class made at run time, JavaScript ids) falls back to the name's text."""
-    name = _function(test).rsplit("::", 1)[-1].rsplit(" > ", 1)[-1]
-    try:
-        with open(tree / file_of(test), "rb") as fh:
-            source = fh.read(_MAX_SOURCE)
-    except OSError:
-        return False
-    if file_of(test).endswith(".py") and " > " not in test:
-        found = _defined(source, _function(test).split("::")[1:])
-        if found is not None:
-            return found
-    return name.encode() in source
-
-
-def _defined(source: bytes, path: list[str]) -> bool | None:
-    """Whether the class chain and function `path` are defined in `source`; None when the source cannot say
-    (it does not parse, the scope binds names at run time, the class inherits the test from its bases or may
-    gain it from a decorator or metaclass, or the module sets attributes or globals by name)."""
-    if b"setattr(" in source or b"globals()" in source:
-        return None
-    try:
-        body: list[ast.stmt] = ast.parse(source).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    inherits = False
-    for depth, name in enumerate(path):
-        last = depth == len(path) - 1
-        kinds = (ast.FunctionDef, ast.AsyncFunctionDef) if last else (ast.ClassDef,)
-        hit = next((n for n in body if isinstance(n, kinds) and n.name == name), None)
-        if hit is None:
-            return None if inherits or _binds(body, name) else False
-        if isinstance(hit, ast.ClassDef):
-            body, inherits = hit.body, bool(hit.bases or hit.keywords or hit.decorator_list)
-    return True
-
-
-def _binds(body: list[ast.stmt], name: str) -> bool:
-    """Whether a statement of `body` binds `name` some other way: an assignment, an import, a star import."""
-    for node in body:
-        if isinstance(node, ast.Assign | ast.AnnAssign):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
-                return True
-        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
-                (a.asname or a.name).split(".")[0] in (name, "*") for a in node.names):
-            return True
-    return False
-
-
 def head_rows(run: TestRun, targets: list[str], tree: Path) -> list[TestOutcome]:
     """The outcomes of a head run, plus an error for every target that gave no result at all (a test id
     asked for that is not in its file on head is simply absent: there is nothing to run)."""
     rows = _normalized(run.outcomes)
     for target in targets:
-        if not any(_covers(target, r.test) for r in rows) and ("::" not in target or _named_in(tree, target)):
+        if not any(_covers(target, r.test) for r in rows) and ("::" not in target or named_in(tree, target)):
             rows.append(TestOutcome(target, "error", f"no result on head: {_no_result(run)}"))
     return rows
 
@@ -135,7 +81,7 @@ def _lost(head: list[TestOutcome], base: list[TestOutcome], run: TestRun, tree: 
     reported = {_function(r.test) for r in head} | {r.test for r in head if "::" not in r.test}
     lost = [TestOutcome(b.test, "error", f"no result on head: {_no_result(run)}") for b in base
             if b.outcome == "passed" and "::" in b.test and _function(b.test) not in reported
-            and file_of(b.test) not in reported and _named_in(tree, b.test)]
+            and file_of(b.test) not in reported and named_in(tree, b.test)]
     return list({o.test: o for o in lost}.values())
 
 

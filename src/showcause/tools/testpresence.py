@@ -1,0 +1,124 @@
+"""Whether a test is still defined in its file: a test deleted or renamed by the change is absent, which is
+never a failure, while a test still defined that gave no result is an error of head.
+
+A Python test is looked up by its full id (`file::Class::test`), read as data with `ast`: a method of that
+name in another class does not keep a deleted one alive. A class's bases are followed when the file
+defines them or they are unittest's own test cases (which define no tests); a base from anywhere else, a
+class decorator, a metaclass, `setattr` or `globals()` may add tests at run time, so the source cannot say
+and the name's text decides. The text check matches the name as a whole identifier, never inside a longer
+one (`test_default` is not in `test_default_renamed`).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+__all__ = ["defined", "named_in"]
+
+_MAX_SOURCE = 2_000_000   # bytes of a test file read to tell a deleted test from a lost one
+# Bases that define no tests: unittest's test cases, imported from unittest (or named through it).
+_UNITTEST_BASES = frozenset({"TestCase", "IsolatedAsyncioTestCase"})
+
+
+def named_in(tree: Path, test: str) -> bool:
+    """Whether the test `file::…::name` (any parametrization) is still defined in its file on `tree`."""
+    file = test.split("::", 1)[0]
+    function = test.split("[", 1)[0]
+    name = function.rsplit("::", 1)[-1].rsplit(" > ", 1)[-1]
+    try:
+        with open(tree / file, "rb") as fh:
+            source = fh.read(_MAX_SOURCE)
+    except OSError:
+        return False
+    if file.endswith(".py") and " > " not in test:
+        found = defined(source, function.split("::")[1:])
+        if found is not None:
+            return found
+    return _has_word(source, name.encode())
+
+
+def _has_word(source: bytes, word: bytes) -> bool:
+    """`word` occurs in `source` with no identifier character right before or after it."""
+    if not word:
+        return False
+    start = source.find(word)
+    while start >= 0:
+        end = start + len(word)
+        before = source[start - 1 : start]
+        after = source[end : end + 1]
+        if not (before.isalnum() or before == b"_" or before[:1] >= b"\x80") and \
+                not (after.isalnum() or after == b"_" or after[:1] >= b"\x80"):
+            return True
+        start = source.find(word, start + 1)
+    return False
+
+
+def defined(source: bytes, path: list[str]) -> bool | None:
+    """Whether the class chain and function `path` are defined in `source`; None when the source cannot say
+    (it does not parse, the scope binds names at run time, the class may gain the test from a base, a
+    decorator or a metaclass the file does not define, or the module sets attributes or globals by name)."""
+    if b"setattr(" in source or b"globals()" in source:
+        return None
+    try:
+        module: list[ast.stmt] = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    *classes, function = path
+    body, owner = module, None
+    for name in classes:
+        hit = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == name), None)
+        if hit is None:
+            return None if _binds(body, name) else False
+        body, owner = hit.body, hit
+    if owner is None:
+        if any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == function for n in module):
+            return True
+        return None if _binds(module, function) else False
+    return _in_class(module, owner, function, set())
+
+
+def _in_class(module: list[ast.stmt], cls: ast.ClassDef, name: str, seen: set[str]) -> bool | None:
+    """Whether class `cls` defines or inherits method `name`; None when a base is not this file's to read."""
+    if any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name == name for n in cls.body):
+        return True
+    if _binds(cls.body, name) or cls.keywords or cls.decorator_list:
+        return None
+    seen.add(cls.name)
+    for base in cls.bases:
+        if _unittest_base(module, base):
+            continue
+        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
+                      and n.name == base.id), None)
+        if local is None or local.name in seen:
+            return None
+        found = _in_class(module, local, name, seen)
+        if found is not False:
+            return found
+    return False
+
+
+def _unittest_base(module: list[ast.stmt], base: ast.expr) -> bool:
+    """`unittest.TestCase`, or a `TestCase` that the module imports from unittest (and does not rebind)."""
+    if isinstance(base, ast.Attribute):
+        return isinstance(base.value, ast.Name) and base.value.id == "unittest" and base.attr in _UNITTEST_BASES
+    if not isinstance(base, ast.Name) or base.id not in _UNITTEST_BASES:
+        return False
+    bindings = [n for n in module if (n.name == base.id if isinstance(n, ast.ClassDef) else _binds([n], base.id))]
+    if len(bindings) != 1 or not isinstance(bindings[0], ast.ImportFrom):
+        return False
+    found = bindings[0]
+    return found.module == "unittest" and any(a.name == base.id and a.asname is None for a in found.names)
+
+
+def _binds(body: list[ast.stmt], name: str) -> bool:
+    """Whether a statement of `body` binds `name` some other way: an assignment, an import, a star import."""
+    for node in body:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                return True
+        elif isinstance(node, ast.Import | ast.ImportFrom) and any(
+                (a.asname or a.name).split(".")[0] in (name, "*") for a in node.names):
+            return True
+    return False
