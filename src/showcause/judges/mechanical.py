@@ -41,22 +41,28 @@ NO_TESTS = "no tests found: only types and references were checked"
 
 _MAX_NAMES = 8        # retired names searched per review
 _MAX_LISTED = 3       # artifacts spelled out per claim
+_CITED = 19           # tests one claim cites (with the call's id, the 20 references a claim may hold)
 
 
 def _where(a: Artifact) -> str:
     return f"{a.file}:{a.line}" if a.line else a.file
 
 
-def _test_claim(call: ToolCall) -> Claim | None:
-    arts = [a for a in call.artifacts if a.type == "test_regression"]
-    if not arts:
-        return None
-    ids = [a.subject for a in arts]
-    listed = ", ".join(ids[:_MAX_LISTED]) + (f" and {len(ids) - _MAX_LISTED} more" if len(ids) > _MAX_LISTED else "")
-    return Claim(claim=f"The change breaks {listed}: failing on head, passing on base (or new and failing).",
-                 severity="high", location=arts[0].file, evidence_refs=[call.id, *ids[:_MAX_LISTED]],
-                 result="confirmed", verdict="MODIFY", fix="Make the failing tests pass again or justify the new "
-                 "behaviour by updating them in the same change.")
+def _test_claims(call: ToolCall) -> list[Claim]:
+    """The call's test regressions, every one cited (the gate attaches the artifacts a claim cites), in claims
+    of at most _CITED tests each: a claim holds 20 references, the call's id among them."""
+    ids = [a.subject for a in call.artifacts if a.type == "test_regression"]
+    files = [a.file for a in call.artifacts if a.type == "test_regression"]
+    claims = []
+    for start in range(0, len(ids), _CITED):
+        part = ids[start : start + _CITED]
+        more = len(part) - _MAX_LISTED
+        listed = ", ".join(part[:_MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
+        claims.append(Claim(claim=f"The change breaks {listed}: failing on head, passing on base (or new and failing).",
+                            severity="high", location=files[start], evidence_refs=[call.id, *part],
+                            result="confirmed", verdict="MODIFY", fix="Make the failing tests pass again or justify "
+                            "the new behaviour by updating them in the same change."))
+    return claims
 
 
 def _type_claim(call: ToolCall) -> Claim | None:
@@ -144,7 +150,7 @@ def probe_claims(probes: Probes) -> list[Claim]:
     """The blocking claims the probes' artifacts make on their own: a test regression per test call, new type
     errors per typecheck call, a dangling reference per retired name. The mechanical judge answers with them;
     a model mode passes them to the review as the floor under its model's answer (evidence/settle.py)."""
-    found = (*(_test_claim(x) for x in probes.calls), *(_type_claim(x) for x in probes.calls),
+    found = (*(c for x in probes.calls for c in _test_claims(x)), *(_type_claim(x) for x in probes.calls),
              *(_dangling_claim(s, r.name) for s, r in zip(probes.searches, probes.names, strict=True)))
     return [c for c in found if c is not None]
 

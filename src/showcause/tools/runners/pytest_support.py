@@ -42,6 +42,7 @@ def prepare_out(out: Path) -> None:
     for name in ("report.jsonl", "collected.jsonl", "pytest.json"):
         (out / name).unlink(missing_ok=True)
     shutil.copy(_HERE / "_pytest_report.py", out / "_pytest_report.py")
+    shutil.copy(_HERE / "_pytest_load_tests.py", out / "_pytest_load_tests.py")
     shutil.copy(_HERE / "_pytest_site.py", out / "sitecustomize.py")
     links = out / "_showcause_pytest"
     if not links.is_dir():
@@ -55,8 +56,9 @@ def pytest_argv(env: ProjectEnv, policy: Policy, *options: str) -> list[str]:
 
     `--rootdir=.`: the directory the process starts in (the root, or a monorepo package), given after the
     project's own addopts so no config can move it."""
-    return [env.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-q", "--rootdir=.",
-            f"--timeout={policy.process.test_timeout_s}", "-o", "console_output_style=classic", *options]
+    return [env.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-p", "_pytest_load_tests",
+            "-q", "--rootdir=.", f"--timeout={policy.process.test_timeout_s}", "-o", "console_output_style=classic",
+            *options]
 
 
 def pytest_env(env: ProjectEnv, **extra: str) -> dict[str, str]:

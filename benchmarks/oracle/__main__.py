@@ -1,0 +1,166 @@
+"""`python -m benchmarks.oracle`: build the corpus, judge every change, and write the table (docs/oracle.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "src"))
+
+from .changes import Change, make_changes  # noqa: E402
+from .judge import review  # noqa: E402
+from .projects import BASE, Project, load_projects, materialize  # noqa: E402
+from .report import compare, table  # noqa: E402
+from .truth import SuiteRun, broken, differs, run_suite  # noqa: E402
+
+
+def _args() -> argparse.Namespace:
+    from showcause.core.cachedir import cache_root
+
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.oracle", description=__doc__)
+    ap.add_argument("--corpus", type=Path, default=Path(__file__).with_name("projects.toml"))
+    ap.add_argument("--work", type=Path, default=cache_root() / "oracle", help="repositories, environments, results")
+    ap.add_argument("--projects", default="", help="comma-separated project names (default: all)")
+    ap.add_argument("--seed", type=int, default=20261207)
+    ap.add_argument("--mutants", type=int, default=20, help="mutants per project")
+    ap.add_argument("--test-edits", type=int, default=4, help="test deletions and renames per project")
+    ap.add_argument("--slow-above", type=float, default=60.0,
+                    help="a project whose suite takes longer (seconds) gets a quarter of the mutants")
+    ap.add_argument("--sample", type=int, default=0, help="judge only N changes drawn at random (seeded)")
+    ap.add_argument("--shard", default="1/1", help="I/N: this process judges every N-th project from the I-th")
+    ap.add_argument("--report-only", action="store_true", help="only write the table from the results so far")
+    ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "oracle.md")
+    return ap.parse_args()
+
+
+def _progress(done: int, total: int, text: str) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {text[:70]:<70}")
+    sys.stderr.flush()
+
+
+def _base_runs(project: Project, repo: Path, venv: Path | None, work: Path) -> tuple[list[SuiteRun], dict[str, float]]:
+    """Three whole-suite runs of base and one type check, once per project version (kept in the work folder)."""
+    path = work / "truth" / f"{project.name}-{project.version}.json"
+    if path.is_file():
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        return [SuiteRun(**r) for r in doc["runs"]], doc["baseline"]
+    runs = [run_suite(project, repo, BASE, venv) for _ in range(3)]
+    baseline = {"suite_s": sorted(r.seconds for r in runs)[1], "typecheck_s": _typecheck_seconds(project, repo, venv)}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"runs": [asdict(r) for r in runs], "baseline": baseline}), encoding="utf-8")
+    return runs, baseline
+
+
+def _typecheck_seconds(project: Project, repo: Path, venv: Path | None) -> float:
+    """One type check of the tree by the checker the project is set up for, as its CI would run it."""
+    import subprocess
+    import tempfile
+
+    from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.projectenv import resolve_env
+    from showcause.tools.diagnostics import choose_checkers, run_checker
+
+    with tempfile.TemporaryDirectory(prefix="oracle-tc-") as tmp:
+        tree = Path(tmp)
+        archive = subprocess.run(["git", "-C", str(repo), "archive", BASE], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        env = resolve_env(repo, python=venv / "bin" / "python" if venv else None)
+        started = time.monotonic()
+        for checker in choose_checkers(tree, "auto"):
+            run_checker(tree, checker, load_policy(), env=env)
+        return round(time.monotonic() - started, 2)
+
+
+def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base: list[SuiteRun],
+           cold: bool) -> dict[str, object]:
+    head = [run_suite(project, repo, change.branch, venv)]
+    if not head[0].error and differs(base, head[0]):
+        head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
+    truth = sorted(broken(base, head, change.removed_tests)) if not head[0].error else []
+    flaky = len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed") for h in head}) > 1
+    seen = review(repo, change.branch, venv, cold=False)
+    cold_s = review(repo, change.branch, venv, cold=True).seconds if cold else None
+    excluded = "truth: " + head[0].error if head[0].error else ("flaky head" if flaky else "")
+    if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
+        excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"
+    return {"id": change.id, "project": project.name, "kind": change.kind, "description": change.description,
+            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2),
+            "review": {"verdict": seen.verdict, "exit": seen.exit_code, "seconds": round(seen.seconds, 2),
+                       "cold_s": round(cold_s, 2) if cold_s else None, "blocked": list(seen.blocked_tests),
+                       "other_blocks": list(seen.other_blocks), "ran": list(seen.ran)},
+            "compare": compare(truth, list(seen.blocked_tests), list(seen.ran))}
+
+
+def _load(path: Path) -> dict[str, dict[str, object]]:
+    if not path.is_file():
+        return {}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {str(r["id"]): r for r in rows}
+
+
+def main() -> int:
+    args = _args()
+    projects = load_projects(args.corpus)
+    if args.projects:
+        wanted = set(args.projects.split(","))
+        projects = [p for p in projects if p.name in wanted]
+    index, count = (int(x) for x in args.shard.split("/"))
+    projects = projects[index - 1 :: count]
+    args.work.mkdir(parents=True, exist_ok=True)
+    results_path = args.work / f"results-{args.seed}.jsonl"
+    done = _load(results_path)
+    baselines: dict[str, dict[str, float]] = {}
+    if not args.report_only:
+        _run(args, projects, done, results_path, baselines)
+    return _write(args, _load(results_path), baselines)
+
+
+def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict[str, object]], results_path: Path,
+         baselines: dict[str, dict[str, float]]) -> None:
+    plan: list[tuple[Project, Path, Path | None, Change]] = []
+    for n, project in enumerate(projects, 1):
+        _progress(n - 1, len(projects), f"preparing {project.name}")
+        repo, venv = materialize(project, args.work)
+        slow = project.suite_seconds > args.slow_above
+        changes = make_changes(project, repo, args.seed, args.mutants // 4 if slow else args.mutants,
+                               args.test_edits // 2 if slow else args.test_edits)
+        plan += [(project, repo, venv, c) for c in changes]
+    if args.sample:
+        plan = random.Random(args.seed).sample(plan, min(args.sample, len(plan)))
+    todo = [item for item in plan if item[3].id not in done]
+    with results_path.open("a", encoding="utf-8") as out:
+        for n, (project, repo, venv, change) in enumerate(todo, 1):
+            _progress(n - 1, len(todo), change.id)
+            base, baselines[project.name] = _base_runs(project, repo, venv, args.work)
+            first = not any(r["project"] == project.name and r["review"]["cold_s"] for r in done.values())
+            row = _judge(project, change, repo, venv, base, cold=first)
+            done[change.id] = row
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+        _progress(len(todo), len(todo), "done")
+        sys.stderr.write("\n")
+
+
+def _write(args: argparse.Namespace, rows: dict[str, dict[str, object]], baselines: dict[str, dict[str, float]]) -> int:
+    for path in (args.work / "truth").glob("*.json"):
+        name = path.stem.rsplit("-", 1)[0]
+        baselines.setdefault(name, json.loads(path.read_text(encoding="utf-8"))["baseline"])
+    text = table(list(rows.values()), baselines)  # type: ignore[arg-type]   # also compares each row again
+    print(text)
+    failures = [r for r in rows.values() if not r.get("excluded")
+                and (r["compare"]["fail_open"] or r["compare"]["false_block"])]  # type: ignore[index]
+    for row in failures:
+        print(f"- {row['id']} ({row['description']}): {row['compare']}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,115 @@
+"""The corpus: real projects from the package registries, each made a git repository with its environment.
+
+A project is its released source (a PyPI sdist or an npm tarball that ships its tests, unpacked and
+digest-checked by showcause's release cache), committed as the base of a repository under the oracle's work
+folder; every change is a branch of it. Its Python packages are a virtualenv of wheels only, whose `.pth`
+file puts the project's source directories first on `sys.path` (as an editable install, or PYTHONPATH); its npm
+packages are installed with `--ignore-scripts` and linked into the repository (untracked). Nothing of a
+project runs on the host: building all this reads and copies files only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["BASE", "Project", "load_projects", "materialize"]
+
+BASE = "oracle-base"
+_GIT = ["git", "-c", "user.name=oracle", "-c", "user.email=oracle@localhost", "-c", "commit.gpgsign=false"]
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    registry: str
+    package: str
+    version: str
+    language: str
+    runner: str
+    command: tuple[str, ...]
+    cwd: str = ""
+    pip: tuple[str, ...] = ()
+    npm: tuple[str, ...] = ()
+    pythonpath: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+    tests: tuple[str, ...] = ()
+    suite_seconds: float = 0.0
+    failing: tuple[str, ...] = ()
+    notes: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def load_projects(path: Path) -> list[Project]:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    out: list[Project] = []
+    fields = set(Project.__dataclass_fields__)
+    for raw in doc.get("project", []):
+        known = {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items() if k in fields}
+        out.append(Project(**known, extra={k: v for k, v in raw.items() if k not in fields}))
+    names = [p.name for p in out]
+    if len(names) != len(set(names)):
+        raise SystemExit(f"{path}: project names repeat")
+    return out
+
+
+def git(repo: Path, *args: str, capture: bool = False) -> str:
+    done = subprocess.run([*_GIT, "-C", str(repo), *args], check=True, text=True,
+                          stdout=subprocess.PIPE if capture else subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return done.stdout if capture else ""
+
+
+def _python_env(project: Project, work: Path, repo: Path) -> Path | None:
+    """A virtualenv of the project's pins whose .pth names the repository's source directories."""
+    if project.language != "python":
+        return None
+    from showcause.sandbox.envcache import python_env_dir
+
+    shared = python_env_dir(tuple(project.pip), fetch=True)
+    venv = work / "envs" / project.name
+    if not (venv / "pyvenv.cfg").is_file():
+        tmp = venv.with_name(venv.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(shared, tmp, symlinks=True)
+        # The copy's scripts name the shared folder; only `python -m` is used, which does not read them.
+        os.replace(tmp, venv)
+    site = next(venv.glob("lib/python3*/site-packages"))
+    dirs = [str(repo / d) for d in project.pythonpath] or [str(repo)]
+    # First on sys.path, as PYTHONPATH would put them: a project that pytest itself imports (packaging,
+    # pluggy) must be tested from its source, not from the copy pytest brought.
+    line = f"import sys; sys.path[:0] = {dirs!r}\n"
+    (site / "_oracle_source.pth").write_text(line, encoding="utf-8")
+    return venv
+
+
+def _node_modules(project: Project, repo: Path) -> None:
+    if not project.npm or (repo / "node_modules").exists():
+        return
+    from showcause.sandbox.envcache import node_env_dir
+
+    shared = node_env_dir(tuple(project.npm), fetch=True) / "node_modules"
+    subprocess.run(["cp", "-al", str(shared), str(repo / "node_modules")], check=True)
+
+
+def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
+    """The project's repository (its release committed and tagged `oracle-base`) and its virtualenv."""
+    from showcause.snapshot.release import release_tree
+
+    repo = work / "repos" / project.name
+    if not (repo / ".git").is_dir():
+        tree = release_tree(project.registry, project.package, project.version, fetch=True)
+        tmp = repo.with_name(repo.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(tree, tmp, symlinks=True)
+        subprocess.run([*_GIT, "init", "-q", str(tmp)], check=True)
+        (tmp / ".git" / "info" / "exclude").write_text("node_modules/\n.venv/\n__pycache__/\n", encoding="utf-8")
+        git(tmp, "add", "-A", "-f", ".")
+        git(tmp, "commit", "-q", "--no-verify", "-m", f"{project.package} {project.version}")
+        git(tmp, "tag", BASE)
+        os.replace(tmp, repo)
+    _node_modules(project, repo)
+    return repo, _python_env(project, work, repo)

@@ -1,0 +1,195 @@
+"""The truth of a change: the project's own test command, run whole on base and on head in the sandbox.
+
+It shares no code with the review's test adapters (no runner registry, no selection, no report parser of
+theirs): the project's command from the corpus, with its runner's own machine-readable reporter added
+(pytest's JUnit XML, a unittest result written by a few lines here, jest's and vitest's JSON, mocha's JSON,
+node's JUnit reporter), parsed here. Only the sandbox and the project's environment are showcause's, so the
+truth runs exactly where and with what the review's tests run.
+
+A test counts as broken when it passed in every base run and, in every head run, failed or went missing
+while the change did not remove it (a module that no longer imports takes its tests with it).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from pathlib import Path
+
+from .projects import Project
+
+__all__ = ["Outcomes", "SuiteRun", "broken", "differs", "run_suite"]
+
+Outcomes = dict[str, str]   # test id -> passed | failed | skipped
+
+_UNITTEST = """\
+import inspect, json, os, sys, unittest
+out = sys.argv.pop(1)
+sys.path[0] = os.getcwd()   # as `python -m unittest` has it
+results = {}
+def ident(test):
+    # file::Class::method, the spelling pytest gives the same test (a doctest: doctest::its name)
+    doc = getattr(test, "_dt_test", None)
+    if doc is not None:
+        return "doctest::" + doc.name
+    method = getattr(test, "_testMethodName", None)
+    try:
+        file = inspect.getfile(type(test))
+    except TypeError:
+        return test.id()
+    if not method or not file.startswith(os.getcwd()):
+        return test.id()
+    return "::".join([os.path.relpath(file), *type(test).__qualname__.split("."), method])
+class Result(unittest.TextTestResult):
+    def addSuccess(self, test):
+        super().addSuccess(test); results[ident(test)] = "passed"
+    def addFailure(self, test, err):
+        super().addFailure(test, err); results[ident(test)] = "failed"
+    def addError(self, test, err):
+        super().addError(test, err); results[ident(test)] = "failed"
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason); results[ident(test)] = "skipped"
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err); results[ident(test)] = "passed"
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test); results[ident(test)] = "failed"
+class Runner(unittest.TextTestRunner):
+    resultclass = Result
+try:
+    unittest.main(module=None, testRunner=Runner, exit=False)
+finally:
+    with open(out, "w") as fh:
+        json.dump(results, fh)
+"""
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    outcomes: Outcomes
+    seconds: float
+    returncode: int | None
+    error: str = ""          # why no outcomes could be read
+
+
+def _argv(project: Project, python: str) -> tuple[list[str], str]:
+    """The command with its reporter; the report's file name inside the out folder."""
+    cmd = list(project.command)
+    if cmd[0] == "python":
+        cmd[0] = python
+    if project.runner == "pytest":
+        return [*cmd, "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml={out}/truth.xml"], "truth.xml"
+    if project.runner == "unittest":   # `python -m unittest ARGS` -> our result writer with the same ARGS
+        rest = cmd[cmd.index("unittest") + 1 :]
+        return [cmd[0], "{out}/oracle_unittest.py", "{out}/truth.json", *rest], "truth.json"
+    bin_ = f"{{root}}/{project.cwd + '/' if project.cwd else ''}node_modules/.bin/"
+    tool = bin_ + cmd[0] if not cmd[0].startswith(("/", "node")) else cmd[0]
+    if project.runner == "jest":
+        return [tool, *cmd[1:], "--json", "--outputFile={out}/truth.json", "--ci", "--watchAll=false"], "truth.json"
+    if project.runner == "vitest":
+        return [tool, *cmd[1:], "--reporter=json", "--outputFile={out}/truth.json"], "truth.json"
+    if project.runner == "mocha":
+        return [tool, *cmd[1:], "--reporter", "json", "--reporter-option", "output={out}/truth.json"], "truth.json"
+    if project.runner == "node-test":
+        return [*cmd, "--test-reporter=junit", "--test-reporter-destination={out}/truth.xml"], "truth.xml"
+    raise SystemExit(f"{project.name}: unknown runner {project.runner!r}")
+
+
+def _junit(path: Path, root: Path) -> Outcomes:
+    out: Outcomes = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        name, file, cls = case.get("name", ""), case.get("file", ""), case.get("classname", "")
+        if file:   # pytest: classname is the module's dotted path, then the classes
+            module = file.removesuffix(".py").replace("/", ".")
+            classes = cls[len(module) + 1 :] if cls.startswith(module) else ""
+            test = "::".join(p for p in (file, *classes.split("."), name) if p)
+        else:      # node: the suite names
+            test = f"{file_of_node(case)}::{cls + ' > ' if cls else ''}{name}"
+        if case.find("failure") is not None or case.find("error") is not None:
+            out[test] = "failed"
+        elif case.find("skipped") is not None:
+            out.setdefault(test, "skipped")
+        else:
+            out.setdefault(test, "passed")
+    return out
+
+
+def file_of_node(case: ET.Element) -> str:
+    """node's JUnit reporter names no file: the case's `file` attribute where a version writes one."""
+    return case.get("file", "")
+
+
+def _json(path: Path, runner: str, root: str) -> Outcomes:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    out: Outcomes = {}
+    if runner == "unittest":
+        return dict(doc)
+    if runner in ("jest", "vitest"):
+        for suite in doc.get("testResults", []):
+            file = str(suite.get("name", "")).removeprefix(root + "/")
+            for test in suite.get("assertionResults", []):
+                status = {"passed": "passed", "failed": "failed"}.get(test.get("status"), "skipped")
+                out[f"{file}::{' > '.join([*test.get('ancestorTitles', []), test.get('title', '')])}"] = status
+            if suite.get("status") == "failed" and not suite.get("assertionResults"):
+                out[file] = "failed"
+        return out
+    for kind, outcome in (("passes", "passed"), ("failures", "failed"), ("pending", "skipped")):   # mocha
+        for test in doc.get(kind, []):
+            out[f"{str(test.get('file', '')).removeprefix(root + '/')}::{test.get('fullTitle')}"] = outcome
+    return out
+
+
+def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout_s: float = 1800) -> SuiteRun:
+    """The project's whole suite on `ref`, in the sandbox, with its environment."""
+    from showcause.sandbox.nodeenv import node_mounts
+    from showcause.sandbox.policy import load_policy
+    from showcause.sandbox.projectenv import resolve_env
+    from showcause.sandbox.runner import run_sandboxed
+
+    with tempfile.TemporaryDirectory(prefix="oracle-") as tmp:
+        work, out = Path(tmp) / "ws", Path(tmp) / "out"
+        work.mkdir()
+        out.mkdir()
+        archive = subprocess.run(["git", "-C", str(repo), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+        (out / "oracle_unittest.py").write_text(_UNITTEST, encoding="utf-8")
+        env = resolve_env(repo, python=venv / "bin" / "python" if venv else None,
+                          extra=node_mounts(repo, (work,)))
+        argv, report = _argv(project, env.python)
+        policy = load_policy({"process": {"timeout_s": timeout_s, "max_output_bytes": 1 << 20}})
+        started = time.monotonic()
+        done = run_sandboxed(argv, workspace=work, out_dir=out, policy=policy, memory_mb=4096,
+                             timeout_s=timeout_s, mounts=env.mounts, cwd=project.cwd)
+        seconds = time.monotonic() - started
+        path = out / report
+        if not path.is_file():
+            tail = (done.stdout + done.stderr)[-600:]
+            return SuiteRun({}, seconds, done.returncode, f"no report (rc {done.returncode}): {tail}")
+        try:
+            outcomes = _junit(path, work) if report.endswith(".xml") else _json(path, project.runner, done.root)
+        except (ET.ParseError, json.JSONDecodeError, OSError) as exc:
+            return SuiteRun({}, seconds, done.returncode, f"unreadable report: {exc}")
+        shutil.rmtree(work, ignore_errors=True)
+        return SuiteRun(outcomes, seconds, done.returncode)
+
+
+def broken(base: list[SuiteRun], head: list[SuiteRun], removed: tuple[str, ...]) -> set[str]:
+    """Tests that passed in every base run and failed or went missing in every head run (not removed)."""
+    passing = set.intersection(*({t for t, o in run.outcomes.items() if o == "passed"} for run in base))
+    out = set()
+    for test in passing:
+        if any(test == r or test.startswith(r + "[") for r in removed):
+            continue
+        if all(run.outcomes.get(test, "missing") in ("failed", "missing") for run in head):
+            out.add(test)
+    return out
+
+
+def differs(base: list[SuiteRun], head: SuiteRun) -> bool:
+    """Whether any test's outcome on head differs from base (then head runs twice more)."""
+    first = base[0].outcomes
+    return any(head.outcomes.get(t) != o for t, o in first.items()) or bool(set(head.outcomes) - set(first))
