@@ -42,6 +42,31 @@ def test_only_tests_reaching_the_change_run(tmp_path: Path):
     assert why == "3 of 11 test files import the changed code"
 
 
+def test_tests_reached_through_conftest_plugins_and_importlib_run(tmp_path: Path):
+    """pytest loads a conftest.py for every test below it and the modules `pytest_plugins` names; importlib
+    imports what its argument names, and a computed name could be any module: unknown means run."""
+    base = {**_project(8),
+            "tests/sub/conftest.py": ("import pytest\nfrom pkg.money import cents\n\n\n@pytest.fixture\n"
+                                      "def price():\n    return cents(1)\n"),
+            "tests/sub/test_fixture.py": "def test_price(price):\n    assert price == 100\n",
+            "tests/sub/deeper/test_deeper.py": "def test_deeper(price):\n    assert price == 100\n",
+            "tests/plugins/prices.py": ("import pytest\nfrom pkg import money\n\n\n@pytest.fixture\n"
+                                        "def cost():\n    return money.cents(3)\n"),
+            "tests/test_plugin_user.py": ('pytest_plugins = ["tests.plugins.prices"]\n\n\n'
+                                          "def test_cost(cost):\n    assert cost == 300\n"),
+            "tests/test_lazy.py": ('import importlib\n\n\ndef test_lazy():\n'
+                                   '    assert importlib.import_module("pkg.money").cents(1) == 100\n'),
+            "tests/test_computed.py": ('import importlib\n\nNAME = "pkg." + "money"\n\n\ndef test_computed():\n'
+                                       "    assert importlib.import_module(NAME).cents(1) == 100\n")}
+    head = {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x * 100)\n"}
+    with open_snapshot(case=make_case(tmp_path / "c", base, head)) as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert sorted(tests) == ["tests/sub/deeper/test_deeper.py", "tests/sub/test_fixture.py", "tests/test_computed.py",
+                             "tests/test_direct.py", "tests/test_init.py", "tests/test_lazy.py",
+                             "tests/test_plugin_user.py", "tests/test_via_package.py"]
+    assert why == "8 of 16 test files import the changed code"
+
+
 def test_small_projects_and_unknown_files_run_everything(tmp_path: Path):
     small = make_case(tmp_path / "s", _project(2), {"src/pkg/text.py": "def shout(s: str) -> str:\n    return s\n"})
     with open_snapshot(case=small) as snap:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from showcause.symbols import SymbolHit, SymbolIndex, language_for, parse_symbols
+from showcause.symbols import DYNAMIC_IMPORT, SymbolHit, SymbolIndex, language_for, parse_symbols
 from symbol_samples import defs, fresh_caches, index, rows, tree, write  # noqa: F401  (fixtures)
 
 
@@ -213,6 +213,18 @@ def test_imports(index: SymbolIndex, tree: Path) -> None:
     write(tree, {"src/lib/sub/mod.py": "from ..base import x\nfrom ...top import y\nfrom .... import z\n"})
     index.refresh()
     assert index.imports("src/lib/sub/mod.py") == ["lib.base", "top", "...."]
+
+
+def test_run_time_imports_name_their_module_or_are_unknown() -> None:
+    """A literal names its module; a computed name, or one relative to a package given apart, is unknown."""
+    python = (b'import importlib\npytest_plugins = ["pkg.plugin", "other"]\n'
+              b'a = importlib.import_module("pkg.mod")\nb = __import__("x.y")\n')
+    assert parse_symbols(python, "python", "m.py").imports == ("importlib", "pkg.plugin", "other", "pkg.mod", "x.y")
+    for computed in (b"importlib.import_module(name)\n", b'import_module(f"pkg.{x}")\n',
+                     b'importlib.import_module(".rel", "pkg")\n', b'pytest_plugins = PLUGINS\n'):
+        assert parse_symbols(computed, "python", "m.py").imports[-1] == DYNAMIC_IMPORT, computed
+    js = b"const a = require('./a'); const b = require(p); const c = import(`./c`); const d = import(`./${x}`)\n"
+    assert parse_symbols(js, "javascript", "m.js").imports == ("./a", DYNAMIC_IMPORT, "./c")
 
 
 def test_module_level_conditional_definitions_but_not_locals() -> None:

@@ -133,8 +133,10 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
         changes = make_changes(project, repo, args.seed, args.mutants // 4 if slow else args.mutants,
                                args.test_edits // 2 if slow else args.test_edits)
         plan += [(project, repo, venv, c) for c in changes]
+    # A seeded shuffle, so that any prefix is a random sample and a larger --sample extends a smaller one.
+    random.Random(args.seed).shuffle(plan)
     if args.sample:
-        plan = random.Random(args.seed).sample(plan, min(args.sample, len(plan)))
+        plan = plan[: args.sample]
     todo = [item for item in plan if item[3].id not in done]
     with results_path.open("a", encoding="utf-8") as out:
         for n, (project, repo, venv, change) in enumerate(todo, 1):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from showcause.analysis.codetext import file_class
 from showcause.core import jsonsafe
-from showcause.symbols import SymbolIndex
+from showcause.symbols import DYNAMIC_IMPORT, SymbolIndex
 
 __all__ = ["dependents"]
 
@@ -96,7 +96,10 @@ def _package_name(path: Path) -> str | None:
 
 def _resolve(spec: str, importer: str, modules: dict[str, str], layout: _Layout) -> list[str] | None:
     """The files `spec` names from `importer`; None when a relative JavaScript specifier names nothing the
-    graph knows (a data file it does not index, a generated file): then anything may be reached."""
+    graph knows (a data file it does not index, a generated file), or a run-time import names a computed
+    module: then anything may be reached."""
+    if spec == DYNAMIC_IMPORT:
+        return None
     if importer.endswith(_JS):
         if spec.startswith("."):                   # JS/TS relative specifier
             return layout.relative(spec, importer)
@@ -116,7 +119,8 @@ def _specs(index: SymbolIndex, file: str) -> set[str]:
     specs = set(index.imports(file))
     if file.endswith((".py", ".pyi")):
         names = {h.name for h in index.definitions(file) if h.detail == "import"}
-        specs |= {f"{spec}.{name}" for spec in list(specs) if not spec.startswith(".") for name in names}
+        specs |= {f"{spec}.{name}" for spec in list(specs) if not spec.startswith((".", DYNAMIC_IMPORT))
+                  for name in names}
     return specs
 
 
@@ -140,8 +144,15 @@ def dependents(index: SymbolIndex, changed: set[str]) -> set[str] | None:
     seen = {c for c in changed if c in files} | (unknown if changed else set())
     stack = list(seen)
     while stack:
-        for user in users.get(stack.pop(), ()):
+        current = stack.pop()
+        # pytest loads a conftest.py for every test below its directory (its fixtures and hooks), imported or not.
+        reached = layout.below.get(posixpath.dirname(current), []) if _is_conftest(current) else []
+        for user in (*users.get(current, ()), *reached):
             if user not in seen:
                 seen.add(user)
                 stack.append(user)
     return seen
+
+
+def _is_conftest(path: str) -> bool:
+    return path.rsplit("/", 1)[-1] == "conftest.py"

@@ -91,6 +91,8 @@ def python_env_dir(pins: tuple[str, ...], *, fetch: bool = False) -> Path:
 
     def make(tmp: Path) -> None:
         _run([sys.executable, "-m", "venv", "--without-pip", str(tmp)], "creating the case virtualenv")
+        if not pins:  # a project that needs only the standard library (unittest)
+            return
         # showcause's own pip installs into it: nothing of the new environment runs while it is built.
         _run([sys.executable, "-m", "pip", "--python", str(tmp / "bin" / "python"), "install", "--quiet",
               "--no-input", "--only-binary", ":all:", *pins], f"pip install {' '.join(pins)}")

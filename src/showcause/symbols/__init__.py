@@ -7,10 +7,11 @@ See :mod:`showcause.symbols.extract` for the meaning of ``kind`` / ``detail``,
 :mod:`showcause.symbols.walk` for what is indexed and how a refresh finds changes.
 """
 
-from .extract import FileDefinitions, FileSymbols, SymbolHit, parse_definitions, parse_symbols
+from .extract import DYNAMIC_IMPORT, FileDefinitions, FileSymbols, SymbolHit, parse_definitions, parse_symbols
 from .index import SymbolIndex
 from .languages import language_for
 
 __all__ = [
-    "FileDefinitions", "FileSymbols", "SymbolHit", "SymbolIndex", "language_for", "parse_definitions", "parse_symbols",
+    "DYNAMIC_IMPORT", "FileDefinitions", "FileSymbols",
+    "SymbolHit", "SymbolIndex", "language_for", "parse_definitions", "parse_symbols",
 ]  # fmt: skip

@@ -13,6 +13,8 @@ small protocol read by :mod:`showcause.symbols.extract`:
 Definitions query:
 
 ``mod``            module specifier nodes (Python dotted / relative names, JS/TS string fragments)
+``dynmod``         what a run-time import names: the first argument of ``importlib.import_module``,
+                   ``__import__``, ``require`` and ``import()``, or the value of ``pytest_plugins``
 ``def.<detail>``   defining name nodes, ``<detail>`` being the SymbolHit detail
 ``bind.<detail>``  binding patterns (destructuring, parameters) whose identifiers are definitions
 ``xdefault``       value of an ``export default <expression>``
@@ -93,6 +95,11 @@ _PYTHON_DEFINITIONS = r"""
 (import_statement name: (aliased_import name: (dotted_name) @mod))
 (import_from_statement module_name: [(dotted_name) (relative_import)] @mod)
 (future_import_statement "__future__" @mod)
+((call function: [(identifier) @_dyn (attribute attribute: (identifier) @_dyn)]
+       arguments: (argument_list . (_) @dynmod))
+ (#any-of? @_dyn "import_module" "__import__"))
+((assignment left: (identifier) @_plugins right: (_) @dynmod)
+ (#eq? @_plugins "pytest_plugins"))
 
 (import_statement name: (dotted_name . (identifier) @def.import))
 (aliased_import alias: (identifier) @def.import)
@@ -140,6 +147,9 @@ _JAVASCRIPT_DEFINITIONS = r"""
 (call_expression . function: (import) arguments: (arguments . (string (string_fragment) @mod)))
 ((call_expression . function: (identifier) @_req arguments: (arguments . (string (string_fragment) @mod)))
  (#eq? @_req "require"))
+((call_expression . function: (identifier) @_req arguments: (arguments . (_) @dynmod))
+ (#eq? @_req "require"))
+(call_expression . function: (import) arguments: (arguments . (_) @dynmod))
 
 (import_clause (identifier) @def.import)
 (namespace_import (identifier) @def.import)
