@@ -86,8 +86,9 @@ def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base
         head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
     truth = sorted(broken(base, head, change.removed_tests)) if not head[0].error else []
     flaky = len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed") for h in head}) > 1
-    seen = review(repo, change.branch, venv, cold=False)
-    cold_s = review(repo, change.branch, venv, cold=True).seconds if cold else None
+    config = str(project.extra.get("review_config", ""))
+    seen = review(repo, change.branch, venv, cold=False, config=config)
+    cold_s = review(repo, change.branch, venv, cold=True, config=config).seconds if cold else None
     excluded = "truth: " + head[0].error if head[0].error else ("flaky head" if flaky else "")
     if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
         excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"

@@ -48,7 +48,9 @@ def _parse(doc: dict[str, object]) -> tuple[list[str], list[str], list[str]]:
     return tests, others, ran
 
 
-def review(repo: Path, branch: str, venv: Path | None, *, cold: bool) -> Review:
+def review(repo: Path, branch: str, venv: Path | None, *, cold: bool, config: str = "") -> Review:
+    """`config`: the text of a user config (`--config`), for what the project's CI gives its runner on the command
+    line (`[tests] pytest_args = ["--doctest-modules"]`): the review cannot know it from the repository."""
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
     if cold:
         env["SHOWCAUSE_NO_CACHE"] = "1"
@@ -58,6 +60,9 @@ def review(repo: Path, branch: str, venv: Path | None, *, cold: bool) -> Review:
                 "--output", str(out)]
         if venv is not None:
             argv += ["--python", str(venv)]
+        if config:
+            (Path(tmp) / "config.toml").write_text(config, encoding="utf-8")
+            argv += ["--config", str(Path(tmp) / "config.toml")]
         started = time.monotonic()
         done = subprocess.run(argv, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         seconds = time.monotonic() - started

@@ -197,6 +197,20 @@ class TestsSection(_Section):
                              "variants, no `!(…)` or `{a..b}`)")
         return value
 
+    pytest_args: tuple[str, ...] = Field(default=(), strict=False, max_length=32, **_tighten("any"), description=(
+        "Options given to every pytest run, collection included, as the project's CI passes them on its command "
+        "line (for example `[\"--doctest-modules\"]`): options only, since which files run is collection's "
+        "and selection's. Its pytest config's own `addopts` apply without this."))
+
+    @field_validator("pytest_args")
+    @classmethod
+    def _options_only(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [a for a in value if not a.startswith("-") or a == "--" or len(a) > 300 or "\x00" in a]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not an option (each starts with '-', at most 300 characters; `--` and "
+                             "file arguments are not taken)")
+        return value
+
     reuse_collection: bool = Field(default=True, description=(
         "Take head's pytest collection from base's cached one when the change cannot alter it (no config file "
         "but a pyproject.toml with the same pytest settings, no conftest.py or plugin pytest loaded from the "

@@ -55,10 +55,11 @@ def pytest_argv(env: ProjectEnv, policy: Policy, *options: str) -> list[str]:
     """`python -m pytest` of the project's interpreter, with the report plugin and showcause's options last.
 
     `--rootdir=.`: the directory the process starts in (the root, or a monorepo package), given after the
-    project's own addopts so no config can move it."""
-    return [env.python, "-m", "pytest", "-p", "no:cacheprovider", "-p", "_pytest_report", "-p", "_pytest_load_tests",
-            "-q", "--rootdir=.", f"--timeout={policy.process.test_timeout_s}", "-o", "console_output_style=classic",
-            *options]
+    project's own addopts so no config can move it. The policy's `[tests] pytest_args` (the options the project's
+    CI gives pytest on its command line) come before showcause's own."""
+    return [env.python, "-m", "pytest", *policy.tests.pytest_args, "-p", "no:cacheprovider", "-p", "_pytest_report",
+            "-p", "_pytest_load_tests", "-q", "--rootdir=.", f"--timeout={policy.process.test_timeout_s}", "-o",
+            "console_output_style=classic", *options]
 
 
 def pytest_env(env: ProjectEnv, **extra: str) -> dict[str, str]:
