@@ -223,6 +223,7 @@ def test_an_editable_install_imports_the_reviewed_tree_not_the_working_tree(tmp_
 def test_pyright_resolves_imports_through_the_projects_interpreter(venvs: dict[str, Path], tmp_path: Path) -> None:
     repo = _project(tmp_path / "p", None, head=None)
     (repo / "table.py").write_text("import inflection\n\nTEXT: str = inflection.camelize('a_b')\n", encoding="utf-8")
+    (repo / "py.typed").write_text("", encoding="utf-8")   # a project set up for type checking
     bare = cli("tools", "run", "typecheck", "--repo", str(repo))
     assert 'Import "inflection" could not be resolved' in bare.stdout, bare.stdout
     (repo / ".venv").symlink_to(venvs["full"])

@@ -148,7 +148,8 @@ def test_deterministic_and_base_cache_is_used(tmp_path: Path):
 def test_git_refs_review(tmp_path: Path, cache_env: dict[str, str]):
     from builders import git_repo
 
-    repo = git_repo(tmp_path / "r", [dict(RENAME_BASE), {"src/shop/stock.py": "def other() -> int:\n    return 1\n"}])
+    typed = {**RENAME_BASE, "src/shop/py.typed": ""}   # a project set up for type checking
+    repo = git_repo(tmp_path / "r", [typed, {"src/shop/stock.py": "def other() -> int:\n    return 1\n"}])
     proc = review("--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--format", "json", env=cache_env)
     result = json.loads(proc.stdout)
     assert proc.returncode == 1 and result["verdict"] == "MODIFY"

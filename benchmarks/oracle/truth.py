@@ -101,14 +101,14 @@ def _argv(project: Project, python: str) -> tuple[list[str], str]:
 
 def _junit(path: Path, root: Path) -> Outcomes:
     out: Outcomes = {}
-    for case in ET.parse(path).getroot().iter("testcase"):
+    for case, suites in _cases(ET.parse(path).getroot(), []):
         name, file, cls = case.get("name", ""), case.get("file", ""), case.get("classname", "")
         if file:   # pytest: classname is the module's dotted path, then the classes
             module = file.removesuffix(".py").replace("/", ".")
             classes = cls[len(module) + 1 :] if cls.startswith(module) else ""
             test = "::".join(p for p in (file, *classes.split("."), name) if p)
-        else:      # node: the suite names
-            test = f"{file_of_node(case)}::{cls + ' > ' if cls else ''}{name}"
+        else:      # node: classname is always "test"; the enclosing suites (describe) are the title path
+            test = f"{file_of_node(case)}::{' > '.join([*suites, name])}"
         if case.find("failure") is not None or case.find("error") is not None:
             out[test] = "failed"
         elif case.find("skipped") is not None:
@@ -116,6 +116,18 @@ def _junit(path: Path, root: Path) -> Outcomes:
         else:
             out.setdefault(test, "passed")
     return out
+
+
+def _cases(element: ET.Element, suites: list[str]) -> list[tuple[ET.Element, list[str]]]:
+    """Every testcase with the names of the testsuites around it (node: its describe blocks; pytest's one
+    suite is never used, its cases name their file)."""
+    found: list[tuple[ET.Element, list[str]]] = []
+    for child in element:
+        if child.tag == "testcase":
+            found.append((child, suites))
+        elif child.tag == "testsuite":
+            found += _cases(child, [*suites, child.get("name", "")])
+    return found
 
 
 def file_of_node(case: ET.Element) -> str:

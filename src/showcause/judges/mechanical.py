@@ -34,6 +34,7 @@ from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
 from showcause.tools.selection import affected_tests
+from showcause.tools.typesetup import NO_TYPE_SETUP, checkers_for_project
 
 __all__ = ["NO_TESTS", "MechanicalJudge", "Probes", "probe_claims", "run_probes"]
 
@@ -223,8 +224,12 @@ def run_probes(ledger: Ledger) -> Probes:
     py = [t for t in tests if t.endswith(".py")]
     js = [t for t in tests if not t.endswith(".py")]
     probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group}) for group in (py, js) if group]
-    if choose_checkers(ctx.snapshot.head, ctx.typecheck):
+    checkers, unset = checkers_for_project(ctx.snapshot.head, ctx.typecheck,
+                                           without_setup=not ctx.policy.process.typecheck_needs_setup)
+    if checkers:
         probes.append(("typecheck", {}))
+    if unset:
+        ledger.notes.append(NO_TYPE_SETUP)
     # Finding the retired names is Python work (both trees' symbols): it overlaps the test and
     # typecheck processes instead of waiting for them.
     notes: list[str] = []

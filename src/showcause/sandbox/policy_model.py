@@ -126,6 +126,11 @@ class ProcessSection(_Section):
     env_allow: tuple[str, ...] = Field(
         default=("LANG", "LC_ALL", "TZ", "TERM"), strict=False, **_tighten("subset"),
         description="Variables passed through to sandboxed processes; everything else is dropped.")
+    typecheck_needs_setup: bool = Field(default=True, description=(
+        "The mechanical judge's differential typecheck checks Python only where the project has a type-checking "
+        "set-up (pyrightconfig.json, `[tool.pyright]`/`[tool.mypy]`, mypy.ini, setup.cfg `[mypy]`, `py.typed` or "
+        "`.pyi`), and the review says when it did not; off, every project's Python is checked. A repository's "
+        "config may only turn it off."))
     isolation: str = Field(default="auto", **_tighten("safe level", LEVELS), description=(
         "`auto`: the first level that hides the host, bubblewrap, else unshare (user, mount, PID and network "
         "namespaces and a minimal root); where neither works, nothing of the repository runs "

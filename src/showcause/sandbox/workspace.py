@@ -12,7 +12,7 @@ from pathlib import Path
 from showcause.sandbox.cleanup import remove_tree
 from showcause.sandbox.lifecycle import forget_dir, track_dir
 
-__all__ = ["RunDirs", "fresh_copy"]
+__all__ = ["RunDirs", "fresh_copy", "fresh_out"]
 
 
 @dataclass(frozen=True)
@@ -32,3 +32,14 @@ def fresh_copy(tree: Path) -> Iterator[RunDirs]:
     finally:
         remove_tree(run)
         forget_dir(run)
+
+
+def fresh_out(dirs: RunDirs, index: int) -> Path:
+    """The report dir of the `index`th process run on a copy: its own empty one beside the copy (the first
+    takes `dirs.out`), so nothing an earlier process left there (its report, a directory in a report's name)
+    is ever read as, or stands in the way of, a later one's."""
+    if index == 0:
+        return dirs.out
+    out = dirs.out.with_name(f"out{index}")
+    out.mkdir()
+    return out

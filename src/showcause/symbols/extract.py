@@ -53,6 +53,7 @@ from tree_sitter import Node, Tree
 
 from .languages import LANGUAGES, captures, parse_within
 from .queries import get_query, python_scope_definitions
+from .specifiers import DYNAMIC_IMPORT, module_specifiers, runtime_specifiers
 
 __all__ = [
     "DEFINITION_DETAILS",
@@ -296,47 +297,6 @@ class _Definitions:
         self.definitions.setdefault("default", []).append(node.start_point[0] << 4 | _EXPORT)
 
 
-def _module_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str, ...]:
-    specs: dict[str, None] = {}
-    for node in sorted(nodes or (), key=lambda n: n.start_byte):
-        text = (node.text or b"").decode("utf-8", "replace")
-        if language == "python":
-            text = "".join(text.split())
-        if text:
-            specs[text] = None
-    return tuple(specs)
-
-
-# The specifier of a run-time import whose module is computed: the graph cannot tell what it reaches.
-DYNAMIC_IMPORT = "?"
-
-
-def _literal(node: Node) -> str | None:
-    """The text of a plain string literal (no interpolation, no concatenation); None for anything else."""
-    if node.type not in ("string", "template_string") or any(
-            c.type in ("interpolation", "template_substitution") for c in node.named_children):
-        return None
-    inner = [c for c in node.named_children if c.type in ("string_content", "string_fragment")]
-    return "".join((c.text or b"").decode("utf-8", "replace") for c in inner)
-
-
-def _runtime_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str, ...]:
-    """What run-time imports name: a literal module, or DYNAMIC_IMPORT where the name is computed (a variable,
-    an f-string) or relative to a package given apart (`import_module(".x", pkg)`) -- unknown to the graph."""
-    specs: dict[str, None] = {}
-    for node in sorted(nodes or (), key=lambda n: n.start_byte):
-        items = node.named_children if node.type in ("list", "tuple", "array") else [node]
-        for item in items:
-            text = _literal(item)
-            if language == "python" and text is not None and text.startswith("."):
-                text = None
-            if text is not None and text.strip() == text and text:
-                specs[text] = None
-            elif item.type != "comment":
-                specs[DYNAMIC_IMPORT] = None
-    return tuple(specs)
-
-
 def _extract_definitions(
     tree: Tree, caps: dict[str, list[Node]], source: bytes, language: str, track: bool
 ) -> tuple[_Definitions, tuple[str, ...]]:
@@ -360,7 +320,7 @@ def _extract_definitions(
             defs.add_export(node)
         else:
             defs.add_anonymous_default(node)
-    specs = _module_specifiers(caps.get("mod"), language) + _runtime_specifiers(caps.get("dynmod"), language)
+    specs = module_specifiers(caps.get("mod"), language) + runtime_specifiers(caps.get("dynmod"), language)
     return defs, tuple(dict.fromkeys(specs))
 
 

@@ -14,11 +14,21 @@ from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, available_isolation, run_sandboxed
-from showcause.sandbox.workspace import fresh_copy
+from showcause.sandbox.workspace import fresh_copy, fresh_out
 from showcause.snapshot.diff import FileChange
 from showcause.tools.basecache import cache_get, cache_put
-from showcause.tools.runners.base import Collection, Runner, TestOutcome, TestRun, describe_run, group_key, merge_procs
+from showcause.tools.runners.base import (
+    Collection,
+    Runner,
+    TestOutcome,
+    TestRun,
+    describe_run,
+    group_key,
+    merge_procs,
+    unreported,
+)
 from showcause.tools.runners.globs import discover_tests
+from showcause.tools.runners.jsreport import ANSI
 from showcause.tools.runners.pytest_reuse import reuse_refusal
 from showcause.tools.runners.registry import RUNNERS, runner_for
 
@@ -129,21 +139,51 @@ def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
 _LANES = 2   # copies a run's groups are spread over (the process slots of a 2-core host)
 
 
+def _killed(proc: ProcResult) -> bool:
+    rc = proc.returncode
+    return proc.timed_out or (rc is not None and (rc < 0 or rc in (128 + 9, 128 + 11)))
+
+
+def _read(runner: Runner, out: Path, group: list[str], proc: ProcResult) -> list[TestOutcome]:
+    """The group's outcomes from its own report. A per-file run whose report does not name its file is an
+    error of that file, said with that process's own last lines (never left to the merged output, whose
+    end belongs to another file); a killed one is charged its kill (`_charge_killed`)."""
+    found = runner.read(out, group)
+    file = group[0].split("::", 1)[0]
+    if _killed(proc) or not unreported(runner, out, file):
+        return found
+    said = _last_words(proc.stderr.strip() or proc.stdout)
+    why = f"{runner.name} reported nothing for this file (exit {proc.returncode})" + (f": {said}" if said else "")
+    return [*found, TestOutcome(file, "error", why)]
+
+
+# A stack frame or a line of a code frame (jest's `  > 2 | process.exit(3);`): where, not what.
+_FRAME = re.compile(r"^(at |>?\s*\d+ \||\|)")
+
+
+def _last_words(text: str) -> str:
+    """The last three lines of a process's output that say what happened, on one line."""
+    lines = [ln.strip() for ln in ANSI.sub("", text).splitlines()[-200:]]
+    return " | ".join([ln for ln in lines if ln and not _FRAME.match(ln)][-3:])[:400]
+
+
 def _run_lane(tree: Path, lane: list[tuple[Runner, list[str]]], policy: Policy, timeout_s: float | None,
               env: ProjectEnv) -> list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]]:
-    """One copy's groups, in order: per group (its targets, its process or None, outcomes, problem, about)."""
+    """One copy's groups, in order: per group (its targets, its process or None, outcomes, problem, about).
+    Each process writes its report into a report dir of its own (`fresh_out`)."""
     done: list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]] = []
     with fresh_copy(tree) as dirs:
-        for runner, group in lane:
+        for index, (runner, group) in enumerate(lane):
             cmd = runner.command(tree, group, policy, env)
             if cmd.problem:   # nothing to start (its runner is not installed): said, never a pass
                 done.append((group, None, [], cmd.problem, ""))
                 continue
-            runner.prepare(dirs.out)
-            proc = run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=dirs.out, policy=policy,
+            out = fresh_out(dirs, index)
+            runner.prepare(out)
+            proc = run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=out, policy=policy,
                                  memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
                                  address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd)
-            done.append((group, proc, runner.read(dirs.out, group), "", describe_run(runner, dirs.out, env)))
+            done.append((group, proc, _read(runner, out, group, proc), "", describe_run(runner, out, env)))
     return done
 
 
@@ -175,8 +215,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
     if not procs:
         return TestRun((), _unstarted(policy), "; ".join(problems), unstarted=True)
     proc = merge_procs(procs)
-    rc = proc.returncode
-    if proc.timed_out or (rc is not None and (rc < 0 or rc in (128 + 9, 128 + 11))):
+    if _killed(proc):
         problems.append(_charge_killed(outcomes, started, proc))
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]

@@ -11,8 +11,9 @@ from showcause.core.errors import ProbeUnrunnable
 from showcause.core.threads import ContextPool
 from showcause.snapshot.diff import Diff
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.diagnostics import CheckRun, choose_checkers, match_new, run_base_checker, run_checker
+from showcause.tools.diagnostics import CheckRun, match_new, run_base_checker, run_checker
 from showcause.tools.pyright_config import PyrightFiles, configured_files, settings_changed
+from showcause.tools.typesetup import NO_TYPE_SETUP, checkers_for_project
 
 __all__ = ["TypecheckTool"]
 
@@ -59,10 +60,11 @@ class TypecheckTool:
 
     def run(self, ctx: ToolContext, args: TypecheckArgs) -> ToolOutput:  # type: ignore[override]
         snap = ctx.snapshot
-        checkers = choose_checkers(snap.head, ctx.typecheck)
+        checkers, unset = checkers_for_project(snap.head, ctx.typecheck,
+                                               without_setup=not ctx.policy.process.typecheck_needs_setup)
+        lines: list[str] = [f"typecheck: {NO_TYPE_SETUP}"] if unset else []
         if not checkers:
-            return ToolOutput(text="typecheck: no type checker applies to this repository")
-        lines: list[str] = []
+            return ToolOutput(text="\n".join(lines) or "typecheck: no type checker applies to this repository")
         isolation = None
         edited = settings_changed(snap.base, snap.head) if "pyright" in checkers else None
         if edited:

@@ -3,7 +3,9 @@
 // killed by the timeout still reports what ran), each test named by its suites' titles. A test file that does
 // not load (a syntax error, a require that throws) stops mocha before any test runs or any reporter event:
 // mocha's loading is wrapped (this module is required when mocha is constructed, before it loads files) so
-// that file is written as failed, with its first error line (`load: true`).
+// that file is written as failed, with its first error line (`load: true`). The test files load (and run) with
+// the process.argv a plain `mocha` gives them, [node, mocha]: a test that parses process.argv (a CLI
+// library's own) must not meet showcause's options (--reporter, --ignore…) and exit before it reports.
 const fs = require('fs');
 
 const OUT = process.env.SHOWCAUSE_REPORT || '';
@@ -46,6 +48,7 @@ function watchLoading() {
     const original = Mocha.prototype[name];
     if (typeof original !== 'function') continue;
     Mocha.prototype[name] = function (...args) {
+      process.argv = process.argv.slice(0, 2);
       let current = '';
       this.suite.on('pre-require', (_context, file) => { current = String(file); });
       this.suite.on('post-require', () => { current = ''; });

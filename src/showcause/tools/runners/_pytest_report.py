@@ -109,6 +109,8 @@ def pytest_runtest_logreport(report):
         _emit(nodeid, "skipped", _message(report))
     elif report.when == "call":
         outcome = "failed" if report.failed else "skipped" if report.skipped else "passed"
+        if _seen.get(nodeid) == "failed":   # a subtest of it failed (`self.subTest`, pytest's subtests): so did it
+            return
         _seen[nodeid] = outcome
         _emit(nodeid, outcome, _message(report) if report.failed else "")
     elif report.when == "teardown" and report.failed and _seen.get(nodeid) == "passed":

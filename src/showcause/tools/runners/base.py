@@ -10,7 +10,8 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult
 
-__all__ = ["Collection", "Command", "Runner", "TestOutcome", "TestRun", "describe_run", "group_key", "merge_procs"]
+__all__ = ["Collection", "Command", "Runner", "TestOutcome", "TestRun", "describe_run", "group_key", "merge_procs",
+           "unreported"]
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,20 @@ def merge_procs(procs: list[ProcResult]) -> ProcResult:
 #   project(tree, file) -> str: the project a file belongs to, for a runner that takes many targets in one
 #       process but has several projects in one tree (pytest's monorepo packages): one process per project
 #   describe(out, env) -> str: which runner and environment ran, for the output line
+#   reported(out, file) -> bool: whether a per-file runner's report names `file` at all; when it does not
+#       (the process died before writing it, or wrote it for other files only), the file is an error of its
+#       own, said with that process's output
 
 def group_key(runner: Runner, tree: Path, file: str) -> str:
     project = getattr(runner, "project", None)
     key = project(tree, file) if callable(project) else ""
     return key if isinstance(key, str) else ""
+
+
+def unreported(runner: Runner, out: Path, file: str) -> bool:
+    """A per-file runner's report has no entry for `file` (runners without `reported` are never asked)."""
+    reported = getattr(runner, "reported", None)
+    return runner.per_file and callable(reported) and reported(out, file) is False
 
 
 def describe_run(runner: Runner, out: Path, env: ProjectEnv) -> str:

@@ -1,5 +1,6 @@
 """jest, from the project's own node_modules, one process per test file in its package's directory, read back
-from its JSON report (`--json --outputFile`).
+from its JSON report (`--json --outputFile`). It starts through `_jest_run.cjs`, so the tests, which run in
+jest's own process, see the process.argv a plain `jest` gives them, never showcause's options.
 
 Which files are tests: `testMatch` matched on the host when the config is data (package.json's `jest` key,
 jest.config.json) and says nothing the host cannot read exactly; else jest's own `--listTests` in the
@@ -8,6 +9,7 @@ sandbox (a config that is code, `testRegex`, `testPathIgnorePatterns`, `roots`, 
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import ClassVar
 
@@ -28,7 +30,7 @@ from showcause.tools.runners.jsproject import (
     rel_to,
     runner_command,
 )
-from showcause.tools.runners.jsreport import read_json_report, wanted
+from showcause.tools.runners.jsreport import names_file, read_json_report, wanted
 
 __all__ = ["JestRunner", "testmatch_globs"]
 
@@ -37,6 +39,7 @@ _DEFAULT = tuple(g for g in (compile_glob("**/__tests__/**/*.[jt]s?(x)"),
                              compile_glob("**/?(*.)+(spec|test).[jt]s?(x)")) if g is not None)
 _TS_TRANSFORMS = ("ts-jest", "@swc/jest", "esbuild-jest", "@babel/preset-typescript", "babel-preset-typescript")
 _BABEL = ("babel.config.", ".babelrc")
+_LAUNCHER = Path(__file__).with_name("_jest_run.cjs")
 # Keys that change which files jest runs in ways only jest itself reads exactly (a regex on the absolute
 # path, roots, presets, projects, extensions).
 _ASK_KEYS = frozenset({"testRegex", "testPathIgnorePatterns", "roots", "projects", "rootDir", "preset",
@@ -145,6 +148,7 @@ class JestRunner:
         return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
+        shutil.copy(_LAUNCHER, out / _LAUNCHER.name)
         (out / "jest.json").unlink(missing_ok=True)
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
@@ -152,7 +156,12 @@ class JestRunner:
         project = project_for(tree, file)
         args = ["--ci", "--json", "--outputFile={out}/jest.json", "--runInBand", "--forceExit", "--watchman=false",
                 f"--testTimeout={1000 * policy.process.test_timeout_s}", "--runTestsByPath", f"{{root}}/{file}"]
-        return runner_command(tree, env, project, "jest/bin/jest.js", args, node_flags=_esm_flags(tree, project))
+        # Through the launcher: the tests run in jest's process and must not see these options in its argv.
+        return runner_command(tree, env, project, "jest/bin/jest.js", args, node_flags=_esm_flags(tree, project),
+                              launcher=f"{{out}}/{_LAUNCHER.name}")
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return wanted(read_json_report(out / "jest.json", targets[0].split("::", 1)[0]), targets)
+
+    def reported(self, out: Path, file: str) -> bool:
+        return names_file(out / "jest.json", file)

@@ -288,10 +288,12 @@ def relative_to_package(project: JsProject, file: str) -> str:
 
 
 def runner_command(tree: Path, env: ProjectEnv, project: JsProject, entry: str | tuple[str, ...], args: list[str],
-                   *, node_flags: tuple[str, ...] = (), extra_env: dict[str, str] | None = None) -> Command:
+                   *, node_flags: tuple[str, ...] = (), extra_env: dict[str, str] | None = None,
+                   launcher: str = "") -> Command:
     """node on the runner's own script `entry` (``jest/bin/jest.js``; several: the first installed, as a
     runner's versions name it differently) as the project installed it, in the package's directory; a
-    Command that says so, and runs nothing, when the runner is not installed."""
+    Command that says so, and runs nothing, when the runner is not installed. `launcher`: a script of ours
+    node runs instead, given the entry's path first (`_jest_run.cjs`)."""
     entries = (entry,) if isinstance(entry, str) else entry
     runner = entries[0].split("/", 1)[0]
     found = next((f for f in (installed(tree, env, project.dir, e) for e in entries) if f is not None), None)
@@ -299,6 +301,6 @@ def runner_command(tree: Path, env: ProjectEnv, project: JsProject, entry: str |
         return Command([], {}, problem=f"{runner} is not installed in node_modules ({project.why}): run npm ci")
     node = which("node") or "/usr/bin/node"
     options = test_node_options(node)
-    return Command([node, *node_flags, found[0], *args], {**({"NODE_OPTIONS": options} if options else {}),
-                                                        **(extra_env or {})},
+    argv = [node, *node_flags, *([launcher] if launcher else []), found[0], *args]
+    return Command(argv, {**({"NODE_OPTIONS": options} if options else {}), **(extra_env or {})},
                    address_mb=NODE_ADDRESS_MB, cwd=project.dir)

@@ -10,9 +10,9 @@ from pathlib import Path
 from showcause.core import jsonsafe
 from showcause.tools.runners.base import TestOutcome
 
-__all__ = ["first_lines", "read_json_report", "wanted"]
+__all__ = ["ANSI", "first_lines", "names_file", "read_json_report", "wanted"]
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _TIMEOUT = re.compile(r"Exceeded timeout of \d+ ?ms|Test timed out in \d+ ?ms|Timeout of \d+ms exceeded")
 _STATUS = {"passed": "passed", "failed": "failed", "pending": "skipped", "skipped": "skipped", "todo": "skipped",
            "disabled": "skipped", "focused": "passed"}
@@ -21,7 +21,7 @@ _STATUS = {"passed": "passed", "failed": "failed", "pending": "skipped", "skippe
 def first_lines(text: object, limit: int = 300) -> str:
     """The message lines before the stack trace, on one line."""
     lines = []
-    for raw in _ANSI.sub("", str(text or "")).splitlines():
+    for raw in ANSI.sub("", str(text or "")).splitlines():
         line = raw.strip()
         if line.startswith("at ") or line.startswith("\u276f "):
             break
@@ -55,23 +55,34 @@ def _case(case: dict[str, object], file: str) -> TestOutcome:
     return TestOutcome(f"{file}::{_titles(case)}", outcome, message if outcome != "passed" else "")
 
 
-def read_json_report(path: Path, file: str) -> list[TestOutcome]:
-    """Every outcome the report gives for `file` (its entry whose path ends in the file's own path)."""
+def _entry(path: Path, file: str) -> dict[str, object] | None:
+    """The report's entry for `file` (the one whose path ends in the file's own path); None when there is no
+    report, it does not parse, or it names other files only."""
     try:
         doc = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_TOOL_JSON_BYTES)
     except (OSError, UnicodeDecodeError, ValueError):
-        return []
+        return None
     results = doc.get("testResults") if isinstance(doc, dict) else None
-    if not isinstance(results, list):
-        return []
     suffix = "/" + file
-    for result in results:
-        if not isinstance(result, dict) or not str(result.get("name", "")).replace("\\", "/").endswith(suffix):
-            continue
-        cases = result.get("assertionResults")
-        outcomes = [_case(c, file) for c in cases if isinstance(c, dict)] if isinstance(cases, list) else []
-        if result.get("status") == "failed" and not any(o.outcome in ("failed", "timeout") for o in outcomes):
-            why = first_lines(result.get("message") or result.get("failureMessage") or "the test file failed")
-            outcomes.append(TestOutcome(file, "error", why or "the test file failed"))
-        return outcomes
-    return []
+    for result in results if isinstance(results, list) else []:
+        if isinstance(result, dict) and str(result.get("name", "")).replace("\\", "/").endswith(suffix):
+            return result
+    return None
+
+
+def names_file(path: Path, file: str) -> bool:
+    """Whether the report at `path` has an entry for `file` (else the run reported nothing for it)."""
+    return _entry(path, file) is not None
+
+
+def read_json_report(path: Path, file: str) -> list[TestOutcome]:
+    """Every outcome the report gives for `file`."""
+    result = _entry(path, file)
+    if result is None:
+        return []
+    cases = result.get("assertionResults")
+    outcomes = [_case(c, file) for c in cases if isinstance(c, dict)] if isinstance(cases, list) else []
+    if result.get("status") == "failed" and not any(o.outcome in ("failed", "timeout") for o in outcomes):
+        why = first_lines(result.get("message") or result.get("failureMessage") or "the test file failed")
+        outcomes.append(TestOutcome(file, "error", why or "the test file failed"))
+    return outcomes

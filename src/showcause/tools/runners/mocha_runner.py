@@ -219,3 +219,6 @@ class MochaRunner:
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return wanted(read_mocha_report(out / "mocha.jsonl", targets[0].split("::", 1)[0]), targets)
+
+    def reported(self, out: Path, file: str) -> bool:
+        return bool(read_mocha_report(out / "mocha.jsonl", file))

@@ -20,7 +20,7 @@ from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, listed_files
 from showcause.tools.runners.jsdiscover import Selection, collect_js
 from showcause.tools.runners.jsproject import JsProject, entries, installed, project_for, runner_command
-from showcause.tools.runners.jsreport import read_json_report, wanted
+from showcause.tools.runners.jsreport import names_file, read_json_report, wanted
 
 __all__ = ["VitestRunner"]
 
@@ -96,3 +96,6 @@ class VitestRunner:
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return wanted(read_json_report(out / "vitest.json", targets[0].split("::", 1)[0]), targets)
+
+    def reported(self, out: Path, file: str) -> bool:
+        return names_file(out / "vitest.json", file)
