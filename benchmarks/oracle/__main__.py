@@ -32,6 +32,8 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--test-edits", type=int, default=4, help="test deletions and renames per project")
     ap.add_argument("--slow-above", type=float, default=60.0,
                     help="a project whose suite takes longer (seconds) gets a quarter of the mutants")
+    ap.add_argument("--kinds", default="", help="comma-separated change kinds (mutant, test-deletion, test-rename, "
+                    "upstream, revert; default: all)")
     ap.add_argument("--sample", type=int, default=0, help="judge only N changes drawn at random (seeded)")
     ap.add_argument("--shard", default="1/1", help="I/N: this process judges every N-th project from the I-th")
     ap.add_argument("--report-only", action="store_true", help="only write the table from the results so far")
@@ -46,20 +48,23 @@ def _progress(done: int, total: int, text: str) -> None:
     sys.stderr.flush()
 
 
-def _base_runs(project: Project, repo: Path, venv: Path | None, work: Path) -> tuple[list[SuiteRun], dict[str, float]]:
-    """Three whole-suite runs of base and one type check, once per project version (kept in the work folder)."""
-    path = work / "truth" / f"{project.name}-{project.version}.json"
+def _base_runs(project: Project, repo: Path, venv: Path | None, work: Path,
+               ref: str = BASE) -> tuple[list[SuiteRun], dict[str, float]]:
+    """Three whole-suite runs of a base and one type check, once per project version (kept in the work folder)."""
+    version = project.version if ref == BASE else f"{project.previous}-previous"
+    path = work / "truth" / f"{project.name}-{version}.json"
     if path.is_file():
         doc = json.loads(path.read_text(encoding="utf-8"))
         return [SuiteRun(**r) for r in doc["runs"]], doc["baseline"]
-    runs = [run_suite(project, repo, BASE, venv) for _ in range(3)]
-    baseline = {"suite_s": sorted(r.seconds for r in runs)[1], "typecheck_s": _typecheck_seconds(project, repo, venv)}
+    runs = [run_suite(project, repo, ref, venv) for _ in range(3)]
+    baseline = {"suite_s": sorted(r.seconds for r in runs)[1],
+                "typecheck_s": _typecheck_seconds(project, repo, venv, ref)}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"runs": [asdict(r) for r in runs], "baseline": baseline}), encoding="utf-8")
     return runs, baseline
 
 
-def _typecheck_seconds(project: Project, repo: Path, venv: Path | None) -> float:
+def _typecheck_seconds(project: Project, repo: Path, venv: Path | None, ref: str = BASE) -> float:
     """One type check of the tree by the checker the project is set up for, as its CI would run it."""
     import subprocess
     import tempfile
@@ -70,7 +75,7 @@ def _typecheck_seconds(project: Project, repo: Path, venv: Path | None) -> float
 
     with tempfile.TemporaryDirectory(prefix="oracle-tc-") as tmp:
         tree = Path(tmp)
-        archive = subprocess.run(["git", "-C", str(repo), "archive", BASE], check=True, capture_output=True).stdout
+        archive = subprocess.run(["git", "-C", str(repo), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         env = resolve_env(repo, python=venv / "bin" / "python" if venv else None)
         started = time.monotonic()
@@ -84,11 +89,13 @@ def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base
     head = [run_suite(project, repo, change.branch, venv)]
     if not head[0].error and differs(base, head[0]):
         head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
-    truth = sorted(broken(base, head, change.removed_tests)) if not head[0].error else []
+    gone = _removed_upstream(repo, change, base, head[0]) if change.kind == "upstream" else ()
+    removed = change.removed_tests + gone
+    truth = sorted(broken(base, head, removed)) if not head[0].error else []
     flaky = len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed") for h in head}) > 1
     config = str(project.extra.get("review_config", ""))
-    seen = review(repo, change.branch, venv, cold=False, config=config)
-    cold_s = review(repo, change.branch, venv, cold=True, config=config).seconds if cold else None
+    seen = review(repo, change.branch, venv, cold=False, config=config, base=change.base)
+    cold_s = review(repo, change.branch, venv, cold=True, config=config, base=change.base).seconds if cold else None
     excluded = "truth: " + head[0].error if head[0].error else ("flaky head" if flaky else "")
     if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
         excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"
@@ -100,11 +107,34 @@ def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base
             "compare": compare(truth, list(seen.blocked_tests), list(seen.ran))}
 
 
+def _removed_upstream(repo: Path, change: Change, base: list[SuiteRun], head: SuiteRun) -> tuple[str, ...]:
+    """Tests of the previous release that the next one no longer has: missing on head, and their file gone or
+    no longer naming them (a test whose file still names it but did not run is broken, not removed)."""
+    import subprocess
+
+    out = []
+    for test in set(base[0].outcomes) - set(head.outcomes):
+        file, _, rest = test.partition("::")
+        name = rest.replace(" > ", "::").rsplit("::", 1)[-1].split("[", 1)[0]
+        shown = subprocess.run(["git", "-C", str(repo), "show", f"{change.branch}:{file}"], capture_output=True,
+                               text=True, errors="replace") if file else None
+        if shown is None or shown.returncode != 0 or name not in shown.stdout:
+            out.append(test)
+    return tuple(out)
+
+
 def _load(path: Path) -> dict[str, dict[str, object]]:
     if not path.is_file():
         return {}
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return {str(r["id"]): r for r in rows}
+
+
+def _load_all(work: Path, seed: int) -> dict[str, dict[str, object]]:
+    rows: dict[str, dict[str, object]] = {}
+    for path in sorted(work.glob(f"results-{seed}*.jsonl")):
+        rows.update(_load(path))
+    return rows
 
 
 def main() -> int:
@@ -116,12 +146,14 @@ def main() -> int:
     index, count = (int(x) for x in args.shard.split("/"))
     projects = projects[index - 1 :: count]
     args.work.mkdir(parents=True, exist_ok=True)
-    results_path = args.work / f"results-{args.seed}.jsonl"
-    done = _load(results_path)
+    # One file per shard, so that shards running at once never interleave their lines; all are read back.
+    suffix = "" if count == 1 else f"-shard{index}of{count}"
+    results_path = args.work / f"results-{args.seed}{suffix}.jsonl"
+    done = _load_all(args.work, args.seed)
     baselines: dict[str, dict[str, float]] = {}
     if not args.report_only:
         _run(args, projects, done, results_path, baselines)
-    return _write(args, _load(results_path), baselines)
+    return _write(args, _load_all(args.work, args.seed), baselines)
 
 
 def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict[str, object]], results_path: Path,
@@ -134,6 +166,8 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
         changes = make_changes(project, repo, args.seed, args.mutants // 4 if slow else args.mutants,
                                args.test_edits // 2 if slow else args.test_edits)
         plan += [(project, repo, venv, c) for c in changes]
+    if args.kinds:
+        plan = [item for item in plan if item[3].kind in args.kinds.split(",")]
     # A seeded shuffle, so that any prefix is a random sample and a larger --sample extends a smaller one.
     random.Random(args.seed).shuffle(plan)
     if args.sample:
@@ -142,7 +176,9 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
     with results_path.open("a", encoding="utf-8") as out:
         for n, (project, repo, venv, change) in enumerate(todo, 1):
             _progress(n - 1, len(todo), change.id)
-            base, baselines[project.name] = _base_runs(project, repo, venv, args.work)
+            base, baseline = _base_runs(project, repo, venv, args.work, change.base)
+            if change.base == BASE:
+                baselines[project.name] = baseline
             first = not any(r["project"] == project.name and r["review"]["cold_s"] for r in done.values())
             row = _judge(project, change, repo, venv, base, cold=first)
             done[change.id] = row
@@ -154,6 +190,8 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
 
 def _write(args: argparse.Namespace, rows: dict[str, dict[str, object]], baselines: dict[str, dict[str, float]]) -> int:
     for path in (args.work / "truth").glob("*.json"):
+        if path.stem.endswith("-previous"):
+            continue
         name = path.stem.rsplit("-", 1)[0]
         baselines.setdefault(name, json.loads(path.read_text(encoding="utf-8"))["baseline"])
     text = table(list(rows.values()), baselines)  # type: ignore[arg-type]   # also compares each row again

@@ -35,12 +35,13 @@ _JS_TOKEN = re.compile(r"===|!==|==|!=|<=|>=|&&|\|\||\btrue\b|\bfalse\b|(?<![<>=
 class Change:
     id: str            # project/kind-n
     project: str
-    kind: str          # mutant | test-deletion | test-rename
+    kind: str          # mutant | test-deletion | test-rename | upstream | revert
     branch: str
     file: str
     line: int
     description: str
     removed_tests: tuple[str, ...] = ()   # test names the change takes away (deleted or renamed)
+    base: str = BASE                      # the ref the change is made on (an upstream change: the previous release)
 
 
 def _files(repo: Path, patterns: tuple[str, ...]) -> list[str]:
@@ -175,5 +176,9 @@ def _test_edits(project: Project, repo: Path, rng: random.Random, count: int) ->
 
 def make_changes(project: Project, repo: Path, seed: int, mutants: int, test_edits: int) -> list[Change]:
     """The project's changes, the same for the same seed (each made once; a branch is made again if asked)."""
+    from .releases import release_changes
+
     rng = random.Random(f"{seed}:{project.name}")
-    return _mutants(project, repo, rng, mutants) + _test_edits(project, repo, rng, test_edits)
+    released = [Change(f"{project.name}/{kind}", project.name, kind, branch, "", 0, what, base=base)
+                for kind, base, branch, what in release_changes(project, repo)]
+    return _mutants(project, repo, rng, mutants) + _test_edits(project, repo, rng, test_edits) + released

@@ -48,7 +48,7 @@ def _parse(doc: dict[str, object]) -> tuple[list[str], list[str], list[str]]:
     return tests, others, ran
 
 
-def review(repo: Path, branch: str, venv: Path | None, *, cold: bool, config: str = "") -> Review:
+def review(repo: Path, branch: str, venv: Path | None, *, cold: bool, config: str = "", base: str = BASE) -> Review:
     """`config`: the text of a user config (`--config`), for what the project's CI gives its runner on the command
     line (`[tests] pytest_args = ["--doctest-modules"]`): the review cannot know it from the repository."""
     env = {k: v for k, v in os.environ.items() if k != "VIRTUAL_ENV"}
@@ -56,7 +56,7 @@ def review(repo: Path, branch: str, venv: Path | None, *, cold: bool, config: st
         env["SHOWCAUSE_NO_CACHE"] = "1"
     with tempfile.TemporaryDirectory(prefix="oracle-review-") as tmp:
         out = Path(tmp) / "review.json"
-        argv = [SHOWCAUSE, "review", "--repo", str(repo), "--base", BASE, "--head", branch, "--format", "json",
+        argv = [SHOWCAUSE, "review", "--repo", str(repo), "--base", base, "--head", branch, "--format", "json",
                 "--output", str(out)]
         if venv is not None:
             argv += ["--python", str(venv)]

@@ -39,6 +39,7 @@ class Project:
     sources: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
     suite_seconds: float = 0.0
+    previous: str = ""     # an earlier release: the base of a real upstream change (releases.py)
     failing: tuple[str, ...] = ()
     notes: str = ""
     extra: dict[str, object] = field(default_factory=dict)
@@ -112,4 +113,7 @@ def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
         git(tmp, "tag", BASE)
         os.replace(tmp, repo)
     _node_modules(project, repo)
+    from .releases import commit_previous
+
+    commit_previous(project, repo)
     return repo, _python_env(project, work, repo)
