@@ -18,7 +18,7 @@ from jsfixtures import js_modules, js_repo
 from showcause.sandbox.policy import load_policy
 from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
-from showcause.tools.testexec import TestOutcome, run_tests
+from showcause.tools import testexec
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
@@ -50,9 +50,9 @@ def modules() -> Path:
     return js_modules()
 
 
-def _run(repo: Path, files: list[str]) -> list[TestOutcome]:
+def _run(repo: Path, files: list[str]) -> list[testexec.TestOutcome]:
     with from_git(repo, "HEAD~1", "HEAD") as snap:
-        run = run_tests(snap.head, files, load_policy(), env=tool_context(snap).env)
+        run = testexec.run_tests(snap.head, files, load_policy(), env=tool_context(snap).env)
     return list(run.outcomes)
 
 

@@ -126,3 +126,25 @@ def test_callers_that_no_longer_fit_a_changed_signature_are_a_warning(tmp_path: 
                       checks={"tests": [], "typecheck": "none"})
     with open_snapshot(case=fixed) as snap:
         assert run_review(tool_context(snap), "mechanical").verdict == "KEEP"
+
+
+def test_more_affected_test_files_than_one_call_takes_all_run(tmp_path: Path):
+    """run_test takes at most MAX_TARGETS files a call: the judge makes as many calls as it takes, and the one
+    broken test in the last file still blocks (one refused call of 61 files once made this a WARNING)."""
+    from showcause.tools.run_test import MAX_TARGETS
+
+    base: dict[str, str | bytes] = {
+        "pyproject.toml": '[tool.pytest.ini_options]\npythonpath = ["src"]\n', "src/pkg/__init__.py": "",
+        "src/pkg/money.py": "def cents(x: float) -> int:\n    return round(x * 100)\n"}
+    count = MAX_TARGETS + 11
+    for i in range(count):
+        x, cents = (1.5, 150) if i == count - 1 else (i, i * 100)   # only the last one sees the rounding
+        base[f"tests/test_m{i:02d}.py"] = (f"from pkg.money import cents\n\n\ndef test_{i}():\n"
+                                           f"    assert cents({x}) == {cents}\n")
+    head = {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x) * 100\n"}
+    with open_snapshot(case=make_case(tmp_path / "c", base, head)) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    runs = [c for c in result.tool_calls if c.tool == "run_test"]
+    assert [len(c.args["test"]) for c in runs] == [MAX_TARGETS, count - MAX_TARGETS]
+    assert result.verdict == "MODIFY"
+    assert [a.subject for c in result.claims for a in c.artifacts] == [f"tests/test_m{count - 1}.py::test_{count - 1}"]

@@ -194,11 +194,21 @@ def broken(base: list[SuiteRun], head: list[SuiteRun], removed: tuple[str, ...])
     passing = set.intersection(*({t for t, o in run.outcomes.items() if o == "passed"} for run in base))
     out = set()
     for test in passing:
-        if any(test == r or test.startswith(r + "[") for r in removed):
+        outcomes = [run.outcomes.get(test, "missing") for run in head]
+        if all(o == "missing" for o in outcomes) and any(_removes(r, test) for r in removed):
             continue
-        if all(run.outcomes.get(test, "missing") in ("failed", "missing") for run in head):
+        if all(o in ("failed", "missing") for o in outcomes):
             out.add(test)
     return out
+
+
+def _removes(removed: str, test: str) -> bool:
+    """Whether a removed test id accounts for a test gone from head: the same id (any parameters), or the same
+    method name in the same file (a method deleted from a mixin or base class is gone from every subclass)."""
+    if test == removed or test.startswith(removed + "["):
+        return True
+    file, name = removed.split("::", 1)[0], removed.rsplit("::", 1)[-1]
+    return test.split("::", 1)[0] == file and test.split("[", 1)[0].rsplit("::", 1)[-1] == name
 
 
 def differs(base: list[SuiteRun], head: SuiteRun) -> bool:

@@ -4,7 +4,9 @@ JavaScript projects that have them installed as a user's checkout has them.
 The packages are installed with `npm ci` from `tests/support/js/package-lock.json` into
 `.cache/js-fixtures/<hash of the lockfile>/node_modules` (about 25 s and 90 MB the first time; every later
 run, `make test` included, reuses it). A project gets its own `node_modules` as hard links of that one
-(a copy where hard links fail), plus the links npm workspaces make for its packages.
+(a copy where hard links fail), plus the links npm workspaces make for its packages. `tests/support/js-vite6/`
+is a second lockfile installed the same way: vitest 3 on vite 6, which bundles a TypeScript config into
+`node_modules/.vite-temp`.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
 _LOCK = Path(__file__).resolve().parent / "js"
 
 
-def js_modules() -> Path:
-    """The installed node_modules of the fixture lockfile (installed here on first use)."""
-    digest = hashlib.sha256(b"".join((_LOCK / n).read_bytes() for n in ("package.json", "package-lock.json")))
+def js_modules(lock: str = "js") -> Path:
+    """The installed node_modules of a fixture lockfile, `tests/support/<lock>/` (installed here on first use;
+    "js-vite6": vitest 3 on vite 6)."""
+    folder = _LOCK.with_name(lock)
+    digest = hashlib.sha256(b"".join((folder / n).read_bytes() for n in ("package.json", "package-lock.json")))
     home = REPO / ".cache" / "js-fixtures" / digest.hexdigest()[:16]
     if (home / ".installed").is_file():
         return home / "node_modules"
@@ -38,7 +42,7 @@ def js_modules() -> Path:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     for name in ("package.json", "package-lock.json"):
-        shutil.copy(_LOCK / name, work / name)
+        shutil.copy(folder / name, work / name)
     started = time.monotonic()
     proc = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=work,
                           capture_output=True, text=True, timeout=900)

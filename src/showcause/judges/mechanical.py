@@ -33,6 +33,7 @@ from showcause.judges.contract import ModeSpec
 from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
+from showcause.tools.run_test import MAX_TARGETS
 from showcause.tools.selection import affected_tests
 from showcause.tools.typesetup import NO_TYPE_SETUP, checkers_for_project
 
@@ -194,6 +195,9 @@ def _unrunnable(calls: list[ToolCall]) -> None:
     failed = next((c for c in calls if c.error == ProbeUnrunnable.code), None)
     if failed is not None:
         raise ProbeUnrunnable(failed.output.split(UNRUNNABLE, 1)[-1])
+    broken = next((c for c in calls if not c.ok), None)
+    if broken is not None:   # refused or failed: a probe of the judge's own making without its evidence
+        raise ProbeUnrunnable(f"the probe {broken.output.split(chr(10), 1)[0]}; no verdict without its evidence")
 
 
 # What can end a model's answer after the probes ran; a leak of the blindness or a refused sandbox is not one.
@@ -220,10 +224,12 @@ def run_probes(ledger: Ledger) -> Probes:
     tests, why_tests = affected_tests(ctx)
     if not tests:
         ledger.notes.append(NO_TESTS)
-    # One call per runner: Python tests share one pytest process, JavaScript files one call.
+    # One call per runner (Python tests share one pytest process, JavaScript files one call), in as many calls
+    # of at most MAX_TARGETS files as it takes: every affected test runs.
     py = [t for t in tests if t.endswith(".py")]
     js = [t for t in tests if not t.endswith(".py")]
-    probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group}) for group in (py, js) if group]
+    probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group[i:i + MAX_TARGETS]})
+                                                for group in (py, js) for i in range(0, len(group), MAX_TARGETS)]
     checkers, unset = checkers_for_project(ctx.snapshot.head, ctx.typecheck,
                                            without_setup=not ctx.policy.process.typecheck_needs_setup)
     if checkers:
@@ -268,11 +274,6 @@ class MechanicalJudge:
                   *(c for c in (*(_flaky_claim(x) for x in p.calls),
                                 *(_settings_claim(x, ledger.ctx.snapshot, ledger.ctx.typecheck) for x in p.calls),
                                 _dependency_claim(ledger.ctx.snapshot, p.calls)) if c is not None)]
-        problems = [c for c in p.calls if not c.ok]
-        if problems:
-            ids = [c.id for c in problems]
-            claims.append(Claim(claim=f"Some probes could not run ({', '.join(ids)}); their evidence is missing.",
-                                severity="low", evidence_refs=ids, result="unable_to_verify", verdict="WARNING"))
         tested = f"{len(p.tests)} test file(s) ({p.why_tests})" if p.tests else NO_TESTS
         summary = (f"Mechanical probes: {tested}, "
                    f"{'typecheck' if any(c.tool == 'typecheck' for c in p.calls) else 'no typecheck'}, "

@@ -21,9 +21,9 @@ from showcause.tools.testexec import (
     split_test_id,
 )
 
-__all__ = ["RunTestTool", "allowlist"]
+__all__ = ["MAX_TARGETS", "RunTestTool", "allowlist"]
 
-_MAX_TARGETS = 50
+MAX_TARGETS = 50
 
 
 class RunTestArgs(Args):
@@ -34,8 +34,8 @@ class RunTestArgs(Args):
     @field_validator("test")
     @classmethod
     def _test(cls, v: str | list[str]) -> str | list[str]:
-        if isinstance(v, list) and not 0 < len(v) <= _MAX_TARGETS:
-            raise ValueError(f"give 1 to {_MAX_TARGETS} tests")
+        if isinstance(v, list) and not 0 < len(v) <= MAX_TARGETS:
+            raise ValueError(f"give 1 to {MAX_TARGETS} tests")
         return v
 
 

@@ -5,10 +5,15 @@ Which files are tests: vitest's defaults when the package has no config; its con
 (`vitest.config.*`, a `vite.config.*`, a workspace file), so then vitest itself lists them in the sandbox
 (`vitest list --filesOnly --json=FILE`, vitest 2.1 and later). An older vitest cannot list files without
 loading every test, and its defaults stand in.
+
+Every vitest process preloads `_vite_temp.cjs`: vite 6 and later bundle a TypeScript or ES-module config into
+`node_modules/.vite-temp`, which is read-only in the sandbox; refused with EACCES, vite writes it beside the
+config in the copy instead (its own fallback), so node_modules stays read-only and a `vitest.config.mts` loads.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import ClassVar
 
@@ -33,6 +38,12 @@ _EXCLUDE = tuple(g for g in (compile_glob(t) for t in (
 _CONFIGS = ("vitest.config.", "vite.config.", "vitest.workspace.", "vitest.projects.")
 _LISTS_FILES = (2, 1)      # the first vitest whose `list` takes --filesOnly
 _LIST = "vitest-list.json"
+_PRELOAD = Path(__file__).with_name("_vite_temp.cjs")
+_FLAGS = ("--require", f"{{out}}/{_PRELOAD.name}")   # node's, before vitest's own script
+
+
+def _preload(out: Path) -> None:
+    shutil.copy(_PRELOAD, out / _PRELOAD.name)
 
 
 def _version(tree: Path, project: JsProject, env: ProjectEnv) -> tuple[int, ...] | None:
@@ -55,10 +66,10 @@ def _selection(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) 
             (version is not None and version < _LISTS_FILES):
         return Selection(_INCLUDE, _EXCLUDE)
     cmd = runner_command(tree, env, project, "vitest/vitest.mjs",
-                         ["list", "--filesOnly", f"--json={{out}}/{_LIST}", "--no-cache"])
+                         ["list", "--filesOnly", f"--json={{out}}/{_LIST}", "--no-cache"], node_flags=_FLAGS)
     if cmd.problem:
         return Selection(_INCLUDE, _EXCLUDE, error=TestOutcome(project.dir or "<collection>", "error", cmd.problem))
-    answer = ask(tree, policy, env, cmd, _LIST)
+    answer = ask(tree, policy, env, cmd, _LIST, _preload)
     rows = answer.report if answer.proc.returncode == 0 and isinstance(answer.report, list) else None
     paths = [r.get("file") for r in rows if isinstance(r, dict)] if rows is not None else None
     listed = listed_files(tree, answer, paths, project)
@@ -83,6 +94,7 @@ class VitestRunner:
         return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
+        _preload(out)
         (out / "vitest.json").unlink(missing_ok=True)
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
@@ -92,7 +104,7 @@ class VitestRunner:
         # read-only node_modules.
         args = ["run", "--reporter=json", "--outputFile={out}/vitest.json",
                 f"--testTimeout={1000 * policy.process.test_timeout_s}", "--no-cache", f"{{root}}/{file}"]
-        return runner_command(tree, env, project, "vitest/vitest.mjs", args)
+        return runner_command(tree, env, project, "vitest/vitest.mjs", args, node_flags=_FLAGS)
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
         return wanted(read_json_report(out / "vitest.json", targets[0].split("::", 1)[0]), targets)
