@@ -144,9 +144,30 @@ def _parses(text: str) -> bool:
     return True
 
 
+def _js_test_edits(project: Project, repo: Path, rng: random.Random, count: int) -> list[Change]:
+    from .jstests import js_tests
+
+    changes = []
+    found = js_tests(repo, project.tests)
+    for n, test in enumerate(rng.sample(found, min(count, len(found)))):
+        data = (repo / test.file).read_bytes()
+        if n % 2 == 0:
+            kind, new = "test-deletion", data[: test.start] + data[test.end :]
+            what = f"{test.file}: delete {test.titles}"
+        else:
+            kind = "test-rename"
+            new = data[: test.title_end] + b" (renamed)" + data[test.title_end :]
+            what = f"{test.file}: rename {test.titles} to '{test.titles[-1]} (renamed)'"
+        branch = f"oracle/{kind}-{n}"
+        _commit(repo, branch, test.file, new.decode("utf-8", "replace"), what)
+        changes.append(Change(f"{project.name}/{kind}-{n}", project.name, kind, branch, test.file, test.line, what,
+                              (f"{test.file}::{test.titles[-1]}",)))
+    return changes
+
+
 def _test_edits(project: Project, repo: Path, rng: random.Random, count: int) -> list[Change]:
     if project.language != "python":
-        return []
+        return _js_test_edits(project, repo, rng, count)
     candidates = []
     for path in _files(repo, tuple(f"{t.rstrip('/')}/**/test*.py" for t in project.tests)):
         text = (repo / path).read_text(encoding="utf-8", errors="replace")

@@ -207,6 +207,10 @@ def _removes(removed: str, test: str) -> bool:
     method name in the same file (a method deleted from a mixin or base class is gone from every subclass)."""
     if test == removed or test.startswith(removed + "["):
         return True
+    if not removed.split("::", 1)[0].endswith(".py"):
+        from .jstests import removes_js
+
+        return removes_js(removed, test)
     file, name = removed.split("::", 1)[0], removed.rsplit("::", 1)[-1]
     return test.split("::", 1)[0] == file and test.split("[", 1)[0].rsplit("::", 1)[-1] == name
 
