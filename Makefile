@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 NPM_STAMP := toolchain/node_modules/.installed
 
-.PHONY: setup bubblewrap bytecode mcp-record demo test test-without-bwrap test-hosts test-integration lint bench docs clean
+.PHONY: setup bubblewrap bytecode mcp-record demo test test-without-bwrap test-hosts test-integration lint bench oracle docs clean
 
 # Test processes: the suite's files are spread over this many pytest workers (one file stays on one worker:
 # the attack corpus starts its own pool for the whole file).
@@ -85,6 +85,11 @@ bench: setup
 	$(BIN)/showcause cases verify real_cases
 	$(BIN)/showcause bench real_cases --modes mechanical --runs 1 --out .cache/bench-real
 	$(BIN)/python benchmarks/bench_realworld.py --repeat 3
+
+# The oracle benchmark: reviews of changes to real projects against their own whole test suite (docs/oracle.md).
+# Long (hours over the whole corpus); it resumes where it stopped. ORACLE_ARGS=--sample 40 for a quick look.
+oracle: setup
+	$(BIN)/python -m benchmarks.oracle $(ORACLE_ARGS)
 
 clean:
 	rm -rf $(VENV) toolchain/node_modules

@@ -87,20 +87,25 @@ def _typecheck_seconds(project: Project, repo: Path, venv: Path | None, ref: str
 def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base: list[SuiteRun],
            cold: bool) -> dict[str, object]:
     head = [run_suite(project, repo, change.branch, venv)]
-    if not head[0].error and differs(base, head[0]):
+    if head[0].error or differs(base, head[0]):
         head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
+    # A suite that produced no report on head in every run, where base always did, ran none of its tests: the
+    # change broke them all (a package that no longer imports from a conftest); a report some of the time is
+    # flaky.
+    errors = {bool(h.error) for h in head}
     gone = _removed_upstream(repo, change, base, head[0]) if change.kind == "upstream" else ()
     removed = change.removed_tests + gone
-    truth = sorted(broken(base, head, removed)) if not head[0].error else []
-    flaky = len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed") for h in head}) > 1
+    truth = sorted(broken(base, head, removed)) if errors == {True} or errors == {False} else []
+    flaky = len(errors) > 1 or (len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed")
+                                                       for h in head}) > 1)
     config = str(project.extra.get("review_config", ""))
     seen = review(repo, change.branch, venv, cold=False, config=config, base=change.base)
     cold_s = review(repo, change.branch, venv, cold=True, config=config, base=change.base).seconds if cold else None
-    excluded = "truth: " + head[0].error if head[0].error else ("flaky head" if flaky else "")
+    excluded = "flaky head" if flaky else ""
     if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
         excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"
     return {"id": change.id, "project": project.name, "kind": change.kind, "description": change.description,
-            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2),
+            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2), "head_error": head[0].error[:300],
             "review": {"verdict": seen.verdict, "exit": seen.exit_code, "seconds": round(seen.seconds, 2),
                        "cold_s": round(cold_s, 2) if cold_s else None, "blocked": list(seen.blocked_tests),
                        "other_blocks": list(seen.other_blocks), "ran": list(seen.ran)},
