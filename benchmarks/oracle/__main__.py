@@ -105,7 +105,8 @@ def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base
     if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
         excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"
     return {"id": change.id, "project": project.name, "kind": change.kind, "description": change.description,
-            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2), "head_error": head[0].error[:300],
+            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2),
+            "head_error": head[0].error[:300],
             "review": {"verdict": seen.verdict, "exit": seen.exit_code, "seconds": round(seen.seconds, 2),
                        "cold_s": round(cold_s, 2) if cold_s else None, "blocked": list(seen.blocked_tests),
                        "other_blocks": list(seen.other_blocks), "ran": list(seen.ran)},
