@@ -365,3 +365,26 @@ def test_every_broken_test_is_cited_in_claims_of_at_most_nineteen(tmp_path: Path
     texts = [c.claim.claim for c in result.claims]
     assert [t.startswith("The change breaks tests/test_calc.py::test_add[") for t in texts] == [True, True]
     assert [t.split(" and ", 1)[1].split(":", 1)[0] for t in texts] == ["16 more", "3 more"]
+
+
+NODE_SUM = {"package.json": '{"type": "module"}\n', "src/sum.js": "export function sum(a, b) {\n  return a + b;\n}\n"}
+NODE_TESTS = ("import { describe, test } from 'node:test';\nimport assert from 'node:assert';\n"
+              "import { sum } from '../src/sum.js';\n\ndescribe('sum', () => {\n"
+              "  test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n"
+              "  test('adds zero', () => {\n    assert.equal(sum(0, 2), 2);\n  });\n});\n")
+
+
+@pytest.mark.parametrize("head", [
+    NODE_TESTS.replace("test('adds', ", "test('adds (renamed)', "),
+    NODE_TESTS.replace("describe('sum', ", "describe('sum of two', "),
+    NODE_TESTS.replace("  test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n", ""),
+], ids=["test-renamed", "describe-renamed", "test-deleted"])
+def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, head: str):
+    """A JavaScript test is known by its titles as written: `adds` is not still defined because head has
+    `adds (renamed)` or `adds zero` (object-path and fastify in the oracle)."""
+    base = {**NODE_SUM, "test/sum.test.js": NODE_TESTS}
+    changed = {"src/sum.js": "// Sums.\n" + NODE_SUM["src/sum.js"], "test/sum.test.js": head}
+    case = make_case(tmp_path / "node", base, changed, checks={"tests": [], "typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert (result.verdict, result.claims) == ("KEEP", [])

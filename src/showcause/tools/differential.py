@@ -65,23 +65,24 @@ def _no_result(run: TestRun) -> str:
     return f"no result (exit {run.proc.returncode})" + (f": {tail}" if tail else "")
 
 
-def head_rows(run: TestRun, targets: list[str], tree: Path) -> list[TestOutcome]:
+def head_rows(run: TestRun, targets: list[str], tree: Path, base: Path | None = None) -> list[TestOutcome]:
     """The outcomes of a head run, plus an error for every target that gave no result at all (a test id
     asked for that is not in its file on head is simply absent: there is nothing to run)."""
     rows = _normalized(run.outcomes)
     for target in targets:
-        if not any(_covers(target, r.test) for r in rows) and ("::" not in target or named_in(tree, target)):
+        if not any(_covers(target, r.test) for r in rows) and ("::" not in target or named_in(tree, target, base)):
             rows.append(TestOutcome(target, "error", f"no result on head: {_no_result(run)}"))
     return rows
 
 
-def _lost(head: list[TestOutcome], base: list[TestOutcome], run: TestRun, tree: Path) -> list[TestOutcome]:
+def _lost(head: list[TestOutcome], base: list[TestOutcome], run: TestRun, tree: Path,
+          base_tree: Path) -> list[TestOutcome]:
     """Tests that passed on base, are still in their file on head, and gave no result there (a head conftest
     that deselects them, a process that exits part way): errors of head. A deleted test is not one."""
     reported = {_function(r.test) for r in head} | {r.test for r in head if "::" not in r.test}
     lost = [TestOutcome(b.test, "error", f"no result on head: {_no_result(run)}") for b in base
             if b.outcome == "passed" and "::" in b.test and _function(b.test) not in reported
-            and file_of(b.test) not in reported and named_in(tree, b.test)]
+            and file_of(b.test) not in reported and named_in(tree, b.test, base_tree)]
     return list({o.test: o for o in lost}.values())
 
 
@@ -196,7 +197,7 @@ def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_target
     with ContextPool(max_workers=2) as pool:
         on_head = pool.submit(lambda: [run_tests(snap.head, ids, policy, env=env) for _ in range(n)])
         on_base = pool.submit(lambda: [run_tests(snap.base, ids, policy, env=env) for _ in range(base_runs)])
-        heads = [head_rows(r, ids, snap.head) for r in on_head.result()]
+        heads = [head_rows(r, ids, snap.head, snap.base) for r in on_head.result()]
         bases = [_normalized(r.outcomes) for r in on_base.result()]
     for f in suspects:
         h = [f.head, *(_status(rows, f.test) or "error" for rows in heads)]
@@ -211,8 +212,8 @@ def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_target
 def compare(ctx: ToolContext, targets: list[str], head: TestRun, base: BaseRun | None) -> Comparison:
     """Every head test that did not pass, classified against `base` (the same targets run on base)."""
     base_rows = _normalized(base.run.outcomes) if base else []
-    rows = head_rows(head, targets, ctx.snapshot.head)
-    rows += _lost(rows, base_rows, head, ctx.snapshot.head)
+    rows = head_rows(head, targets, ctx.snapshot.head, ctx.snapshot.base)
+    rows += _lost(rows, base_rows, head, ctx.snapshot.head, ctx.snapshot.base)
     _check_runnable(rows, head, base, base_rows, ctx)
     out = Comparison(rows, [_classify(r, base, base_rows, ctx) for r in rows if r.outcome in BAD], base)
     suspects = [f for f in out.findings if f.kind == "suspect"]

@@ -6,7 +6,9 @@ name in another class does not keep a deleted one alive. A class's bases are fol
 defines them or they are unittest's own test cases (which define no tests); a base from anywhere else, a
 class decorator, a metaclass, `setattr` or `globals()` may add tests at run time, so the source cannot say
 and the name's text decides. The text check matches the name as a whole identifier, never inside a longer
-one (`test_default` is not in `test_default_renamed`).
+one (`test_default` is not in `test_default_renamed`). A JavaScript test is defined while its titles (its
+describe blocks' and its own) are string literals of the file; one whose titles were literals on base and are
+not all literals on head was renamed or deleted, and a title made at run time leaves it to the name's text.
 """
 
 from __future__ import annotations
@@ -21,21 +23,47 @@ _MAX_SOURCE = 2_000_000   # bytes of a test file read to tell a deleted test fro
 _UNITTEST_BASES = frozenset({"TestCase", "IsolatedAsyncioTestCase"})
 
 
-def named_in(tree: Path, test: str) -> bool:
-    """Whether the test `file::…::name` (any parametrization) is still defined in its file on `tree`."""
+def named_in(tree: Path, test: str, base: Path | None = None) -> bool:
+    """Whether the test `file::…::name` (any parametrization) is still defined in its file on `tree`; `base`, the
+    tree before the change, tells a JavaScript test whose title was a literal and is gone (renamed, deleted)."""
     file = test.split("::", 1)[0]
     function = test.split("[", 1)[0]
     name = function.rsplit("::", 1)[-1].rsplit(" > ", 1)[-1]
-    try:
-        with open(tree / file, "rb") as fh:
-            source = fh.read(_MAX_SOURCE)
-    except OSError:
+    source = _read(tree / file)
+    if source is None:
         return False
     if file.endswith(".py") and " > " not in test:
         found = defined(source, function.split("::")[1:])
         if found is not None:
             return found
+    elif not file.endswith(".py") and "::" in test:
+        titles = test.split("::", 1)[1].split(" > ")
+        if _literals(source, titles):
+            return True
+        before = _read(base / file) if base is not None else None
+        if before is not None and _literals(before, titles):
+            return False   # every title was written out on base, and one of them is not on head
     return _has_word(source, name.encode())
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(_MAX_SOURCE)
+    except OSError:
+        return None
+
+
+def _literals(source: bytes, titles: list[str]) -> bool:
+    """Every title (a describe block's, then the test's) is a whole string literal of `source`, in any quotes;
+    a title made at run time (a template, `test.each`) is none, and then the source cannot say."""
+    def written(title: str) -> bool:
+        for quote in ("'", '"', "`"):
+            escaped = title.replace("\\", "\\\\").replace(quote, "\\" + quote)
+            if any(f"{quote}{t}{quote}".encode() in source for t in {title, escaped}):
+                return True
+        return False
+    return all(written(t) for t in titles if t)
 
 
 def _has_word(source: bytes, word: bytes) -> bool:
