@@ -178,6 +178,9 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
                              timeout_s=timeout_s, mounts=env.mounts, cwd=project.cwd)
         seconds = time.monotonic() - started
         path = out / report
+        start = done.stdout.find("\n{")   # mocha before 9.1 has no `output` option: its JSON is on stdout
+        if not path.is_file() and project.runner == "mocha" and (done.stdout.startswith("{") or start >= 0):
+            path.write_text(done.stdout[0 if done.stdout.startswith("{") else start + 1 :], encoding="utf-8")
         if not path.is_file():
             tail = (done.stdout + done.stderr)[-600:]
             return SuiteRun({}, seconds, done.returncode, f"no report (rc {done.returncode}): {tail}")
