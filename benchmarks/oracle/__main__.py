@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
         repo, venv = materialize(project, args.work)
         slow = project.suite_seconds > args.slow_above
         changes = make_changes(project, repo, args.seed, args.mutants // 4 if slow else args.mutants,
-                               args.test_edits // 2 if slow else args.test_edits)
+                               args.test_edits // 2 if slow else args.test_edits, args.work)
         plan += [(project, repo, venv, c) for c in changes]
     if args.kinds:
         plan = [item for item in plan if item[3].kind in args.kinds.split(",")]

@@ -35,7 +35,7 @@ _JS_TOKEN = re.compile(r"===|!==|==|!=|<=|>=|&&|\|\||\btrue\b|\bfalse\b|(?<![<>=
 class Change:
     id: str            # project/kind-n
     project: str
-    kind: str          # mutant | test-deletion | test-rename | upstream | revert
+    kind: str          # mutant | test-deletion | test-rename | upstream | revert | fix-reverted
     branch: str
     file: str
     line: int
@@ -195,11 +195,13 @@ def _test_edits(project: Project, repo: Path, rng: random.Random, count: int) ->
     return changes
 
 
-def make_changes(project: Project, repo: Path, seed: int, mutants: int, test_edits: int) -> list[Change]:
+def make_changes(project: Project, repo: Path, seed: int, mutants: int, test_edits: int,
+                 work: Path) -> list[Change]:
     """The project's changes, the same for the same seed (each made once; a branch is made again if asked)."""
-    from .releases import release_changes
+    from .releases import fix_changes, release_changes
 
     rng = random.Random(f"{seed}:{project.name}")
-    released = [Change(f"{project.name}/{kind}", project.name, kind, branch, "", 0, what, base=base)
-                for kind, base, branch, what in release_changes(project, repo)]
+    released = [Change(f"{project.name}/{branch.removeprefix('oracle/')}", project.name, kind, branch, "", 0, what,
+                       base=base)
+                for kind, base, branch, what in release_changes(project, repo) + fix_changes(project, repo, work)]
     return _mutants(project, repo, rng, mutants) + _test_edits(project, repo, rng, test_edits) + released

@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["BASE", "Project", "load_projects", "materialize"]
+__all__ = ["BASE", "Project", "load_projects", "materialize", "mirror", "source_tree"]
 
 BASE = "oracle-base"
 _GIT = ["git", "-c", "user.name=oracle", "-c", "user.email=oracle@localhost", "-c", "commit.gpgsign=false"]
@@ -39,7 +39,8 @@ class Project:
     sources: tuple[str, ...] = ()
     tests: tuple[str, ...] = ()
     suite_seconds: float = 0.0
-    previous: str = ""     # an earlier release: the base of a real upstream change (releases.py)
+    previous: str = ""     # an earlier release (or commit): the base of a real upstream change (releases.py)
+    fixes: tuple[str, ...] = ()   # commits (registry "git") whose source change is reverted, their tests kept
     failing: tuple[str, ...] = ()
     notes: str = ""
     extra: dict[str, object] = field(default_factory=dict)
@@ -96,13 +97,46 @@ def _node_modules(project: Project, repo: Path) -> None:
     subprocess.run(["cp", "-al", str(shared), str(repo / "node_modules")], check=True)
 
 
+def mirror(project: Project, work: Path) -> Path:
+    """The project's git history (registry "git", package "owner/name"): a local mirror named by
+    ORACLE_GIT_MIRRORS (its `owner+name/repo`), else a clone from GitHub kept in the work folder."""
+    owner_name = project.package.replace("/", "+")
+    local = Path(os.environ.get("ORACLE_GIT_MIRRORS", "/nonexistent")) / owner_name / "repo"
+    if local.is_dir():
+        return local
+    path = work / "mirrors" / owner_name
+    if not path.is_dir():
+        tmp = path.with_name(path.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        subprocess.run(["git", "clone", "-q", "--mirror", f"https://github.com/{project.package}.git", str(tmp)],
+                       check=True)
+        os.replace(tmp, path)
+    return path
+
+
+def source_tree(project: Project, version: str, work: Path) -> Path:
+    """The project's source at `version`: a release from its registry, or a commit of its git history."""
+    if project.registry != "git":
+        from showcause.snapshot.release import release_tree
+
+        return release_tree(project.registry, project.package, version, fetch=True)
+    out = work / "trees" / f"{project.name}-{version[:16]}"
+    if not out.is_dir():
+        tmp = out.with_name(out.name + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(mirror(project, work)), "archive", version], check=True,
+                                 capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive, check=True)
+        os.replace(tmp, out)
+    return out
+
+
 def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
     """The project's repository (its release committed and tagged `oracle-base`) and its virtualenv."""
-    from showcause.snapshot.release import release_tree
-
     repo = work / "repos" / project.name
     if not (repo / ".git").is_dir():
-        tree = release_tree(project.registry, project.package, project.version, fetch=True)
+        tree = source_tree(project, project.version, work)
         tmp = repo.with_name(repo.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(tree, tmp, symlinks=True)
@@ -115,5 +149,5 @@ def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
     _node_modules(project, repo)
     from .releases import commit_previous
 
-    commit_previous(project, repo)
+    commit_previous(project, repo, work)
     return repo, _python_env(project, work, repo)

@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .projects import _GIT, BASE, Project, git
+from .projects import _GIT, BASE, Project, git, mirror, source_tree
 
-__all__ = ["PREVIOUS", "commit_previous", "release_changes"]
+__all__ = ["PREVIOUS", "commit_previous", "fix_changes", "release_changes"]
 
 PREVIOUS = "oracle-prev"
 
@@ -25,13 +25,11 @@ def _has(repo: Path, ref: str) -> bool:
                           capture_output=True).returncode == 0
 
 
-def commit_previous(project: Project, repo: Path) -> None:
+def commit_previous(project: Project, repo: Path, work: Path) -> None:
     """Tag the previous release's tree as `oracle-prev` (once)."""
     if not project.previous or _has(repo, PREVIOUS):
         return
-    from showcause.snapshot.release import release_tree
-
-    tree = release_tree(project.registry, project.package, project.previous, fetch=True)
+    tree = source_tree(project, project.previous, work)
     with tempfile.TemporaryDirectory(prefix="oracle-index-") as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         base = [*_GIT, f"--git-dir={repo / '.git'}", f"--work-tree={tree}", "-C", str(tree)]
@@ -72,6 +70,41 @@ def _revert_tree(repo: Path, project: Project) -> str:
         if info:
             run("update-index", "--add", "--index-info", data=info)
         return run("write-tree").strip()
+
+
+def _fix_reverted(project: Project, repo: Path, work: Path, fix: str) -> str | None:
+    """The base tree with the source part of the commit `fix` undone (its tests kept), or None when that
+    part does not apply backwards to the base (later commits changed the same lines)."""
+    history = mirror(project, work)
+    files = [f for f in _sources(repo, BASE, project) if f in git(history, "show", "--name-only", "--format=",
+                                                                     fix, capture=True).split()]
+    if not files:
+        return None
+    patch = git(history, "diff", f"{fix}^", fix, "--", *files, capture=True)
+    with tempfile.TemporaryDirectory(prefix="oracle-index-") as tmp:
+        env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        subprocess.run([*_GIT, "-C", str(repo), "read-tree", BASE], env=env, check=True)
+        applied = subprocess.run([*_GIT, "-C", str(repo), "apply", "-R", "--cached"], env=env, input=patch, text=True,
+                                 capture_output=True)
+        if applied.returncode != 0:
+            return None
+        return subprocess.run([*_GIT, "-C", str(repo), "write-tree"], env=env, check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+
+def fix_changes(project: Project, repo: Path, work: Path) -> list[tuple[str, str, str, str]]:
+    """(kind, base, branch, description) of each listed fix commit reverted in its source, its tests kept."""
+    out = []
+    for n, fix in enumerate(project.fixes):
+        tree = _fix_reverted(project, repo, work, fix)
+        if tree is None:
+            continue
+        subject = git(mirror(project, work), "log", "-1", "--format=%s", fix, capture=True).strip()
+        what = f"revert the source of {fix[:10]} ({subject[:60]}), its tests kept"
+        commit = git(repo, "commit-tree", tree, "-p", BASE, "-m", what, capture=True).strip()
+        git(repo, "branch", "-f", f"oracle/fix-reverted-{n}", commit)
+        out.append(("fix-reverted", BASE, f"oracle/fix-reverted-{n}", what))
+    return out
 
 
 def release_changes(project: Project, repo: Path) -> list[tuple[str, str, str, str]]:
