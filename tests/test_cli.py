@@ -126,3 +126,15 @@ def test_policy_config_override(case: Path, tmp_path: Path):
     cfg.write_text("[sandbox]\nno_such_key = 1\n")
     bad = run("tools", "run", "read_file", "--case", str(case), "--config", str(cfg), "--args", '{"path": "x"}')
     assert bad.returncode == 2 and "unknown sandbox policy key" in bad.stderr
+
+
+@pytest.mark.parametrize("command", [["review"], ["ask"], ["mcp"], ["bench", "run"]])
+def test_help_keeps_bracketed_table_names(command: list[str]) -> None:
+    """Rich markup reads `[quorum]` as a style and drops it: the help must still name the table."""
+    from typer.testing import CliRunner
+
+    from showcause.cli import app
+
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    assert "[quorum]" in result.output, result.output

@@ -130,7 +130,7 @@ def bench(
                                                        "block precision, as quorum weights, to this JSON file.")
                              ] = None,
     quorum: Annotated[Path | None, typer.Option("--quorum", help="--modes quorum: the quorum configuration (else "
-                                                "the [quorum] table of --config); a single-model mode beside it "
+                                                "the \\[quorum] table of --config); a single-model mode beside it "
                                                 "runs once per source when no --model is given.")] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.

@@ -34,7 +34,7 @@ def mcp(
                                               "mechanical judge, no model).")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
     quorum: Annotated[Path | None, typer.Option("--quorum", help="A quorum configuration (the predecessor's JSON, "
-                                                "or a TOML [quorum] table): serves peer_review, query_peer, "
+                                                "or a TOML \\[quorum] table): serves peer_review, query_peer, "
                                                 "list_peers and count_tokens.")] = None,
     config: ConfigOpt = None, isolation: IsolationOpt = None, python: PythonOpt = None,
 ) -> None:

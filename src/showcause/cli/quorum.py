@@ -16,7 +16,7 @@ from showcause.core.jsonsafe import MAX_DECISION_BYTES, loads
 __all__: list[str] = []   # commands register themselves on the app
 
 QuorumOpt = Annotated[Path | None, typer.Option(
-    "--quorum", help="The quorum configuration: the predecessor's JSON file, or a TOML file's [quorum] table.")]
+    "--quorum", help="The quorum configuration: the predecessor's JSON file, or a TOML file's \\[quorum] table.")]
 
 
 def _load(quorum: Path | None, config: Path | None) -> Any:

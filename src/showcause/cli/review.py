@@ -110,7 +110,7 @@ def review(
                                                          "for blind modes (default: the policy's blindness_leak, "
                                                          "0.5).")] = None,
     quorum: Annotated[Path | None, typer.Option("--quorum", help="--mode quorum: the quorum configuration (JSON, "
-                                                "or TOML with [quorum]); else the [quorum] table of --config.")
+                                                "or TOML with \\[quorum]); else the \\[quorum] table of --config.")
                       ] = None,
 ) -> None:
     """Review a change. Exit 0 KEEP/WARNING, 1 MODIFY/REPLACE, 2 bad input, 3 INCONCLUSIVE.
