@@ -76,6 +76,15 @@ class SuiteRun:
     error: str = ""          # why no outcomes could be read
 
 
+_JEST = """\
+const path = require('path');
+const args = process.argv.slice(2);
+process.argv.splice(2);
+const jest = require(require.resolve('jest', { paths: [process.cwd()] }));
+jest.run([...args, '--json', '--outputFile=' + path.join(__dirname, 'truth.json'), '--ci', '--watchAll=false']);
+"""
+
+
 def _argv(project: Project, python: str) -> tuple[list[str], str]:
     """The command with its reporter; the report's file name inside the out folder."""
     cmd = list(project.command)
@@ -89,7 +98,9 @@ def _argv(project: Project, python: str) -> tuple[list[str], str]:
     bin_ = f"{{root}}/{project.cwd + '/' if project.cwd else ''}node_modules/.bin/"
     tool = bin_ + cmd[0] if not cmd[0].startswith(("/", "node")) else cmd[0]
     if project.runner == "jest":
-        return [tool, *cmd[1:], "--json", "--outputFile={out}/truth.json", "--ci", "--watchAll=false"], "truth.json"
+        # Through a wrapper that hands jest its arguments directly: a test run in band reads process.argv
+        # (commander's tests parse it), which must hold no option of ours, as under the project's own `jest`.
+        return ["node", "{out}/oracle_jest.js", *cmd[1:]], "truth.json"
     if project.runner == "vitest":
         return [tool, *cmd[1:], "--reporter=json", "--outputFile={out}/truth.json"], "truth.json"
     if project.runner == "mocha":
@@ -169,6 +180,7 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
         archive = subprocess.run(["git", "-C", str(repo), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
         (out / "oracle_unittest.py").write_text(_UNITTEST, encoding="utf-8")
+        (out / "oracle_jest.js").write_text(_JEST, encoding="utf-8")
         env = resolve_env(repo, python=venv / "bin" / "python" if venv else None,
                           extra=node_mounts(repo, (work,)))
         argv, report = _argv(project, env.python)
