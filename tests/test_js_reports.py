@@ -82,3 +82,23 @@ def test_each_file_reads_only_its_own_report(modules: Path, tmp_path: Path):
     assert "EISDIR" in leaves and "/out/jest.json" in leaves
     for message in (exits, leaves):
         assert not any(other in message for other in ("argv.test", "other.test", "after.test"))
+
+
+TDD = {
+    "package.json": '{"name": "flat", "private": true, "scripts": {"test": "mocha -u tdd --reporter spec"},\n'
+                    ' "devDependencies": {"mocha": "10.8.2"}}\n',
+    "test/test.js": "const assert = require('assert');\nsuite('Flatten', () => {\n"
+                    "  test('Nested once', () => { assert.equal(1 + 1, 2); });\n});\n",
+    "test/broken.js": "require('./nowhere');\n",
+}
+
+
+def test_mocha_takes_the_interface_scripts_test_names_and_a_file_that_does_not_load_ran_nothing(
+        modules: Path, tmp_path: Path):
+    """flat runs `mocha -u tdd`: its `suite` and `test` exist only under that interface (found by the oracle:
+    without it the file failed to load on both trees and the review said KEEP)."""
+    repo = js_repo(tmp_path / "flat", TDD, {"README.md": "x\n"}, modules)
+    assert [(o.test, o.outcome) for o in _run(repo, ["test/test.js"])] == [
+        ("test/test.js::Flatten > Nested once", "passed")]
+    [(test, outcome)] = [(o.test, o.outcome) for o in _run(repo, ["test/broken.js"])]
+    assert (test, outcome) == ("test/broken.js", "error")

@@ -141,8 +141,9 @@ def test_mocha_runs_only_the_file_asked_for_despite_its_config_spec(modules: Pat
     assert run.problem == "" and run.complete
 
 
-def test_a_mocha_file_that_does_not_load_is_a_failure_of_that_file(modules: Path, tmp_path: Path):
-    """mocha stops before any test when a file does not load; its reporter still names the file."""
+def test_a_mocha_file_that_does_not_load_is_an_error_of_that_file(modules: Path, tmp_path: Path):
+    """mocha stops before any test when a file does not load; its reporter still names the file, an error (no
+    test of it ran), as jest's and node's do."""
     broken = {"test/syntax.spec.js": "describe('open', () => {\n",
               "test/throws.spec.js": "require('./no-such-module');\n",
               "test/esm.spec.mjs": "import { x } from './no-such-module.mjs';\n"}
@@ -152,9 +153,9 @@ def test_a_mocha_file_that_does_not_load_is_a_failure_of_that_file(modules: Path
         env = tool_context(snap).env
         run = run_tests(snap.head, targets, load_policy(), env=env)
     rows = [(o.test, o.outcome, o.message) for o in run.outcomes]
-    assert rows[:2] == [("test/syntax.spec.js", "failed", "SyntaxError: Unexpected end of input"),
-                        ("test/throws.spec.js", "failed", "Error: Cannot find module './no-such-module'")]
-    assert rows[2][:2] == ("test/esm.spec.mjs", "failed") and rows[2][2].startswith("Error: Cannot find module")
+    assert rows[:2] == [("test/syntax.spec.js", "error", "SyntaxError: Unexpected end of input"),
+                        ("test/throws.spec.js", "error", "Error: Cannot find module './no-such-module'")]
+    assert rows[2][:2] == ("test/esm.spec.mjs", "error") and rows[2][2].startswith("Error: Cannot find module")
     assert rows[3] == ("test/slug.spec.js::slug > joins words with dashes", "passed", "")
 
 
@@ -165,7 +166,7 @@ def test_a_mocha_file_broken_by_the_change_blocks(modules: Path, tmp_path: Path)
     code, doc = _review(js_repo(tmp_path / "m", MOCHA, SYNTAX_ERROR, modules))
     assert (code, doc["verdict"], _blocked_ids(doc)) == (1, "MODIFY", ["test/slug.spec.js"])
     (call,) = [c for c in doc["tool_calls"] if c["tool"] == "run_test"]
-    assert ("FAILED test/slug.spec.js [base: passed — broken by this change] (failed all 3 runs on head, passed all "
+    assert ("ERROR test/slug.spec.js [base: passed — broken by this change] (failed all 3 runs on head, passed all "
             "3 on base) — SyntaxError: Unexpected end of input") in call["output"]
 
 
@@ -173,7 +174,7 @@ def test_a_mocha_file_that_did_not_load_before_the_change_does_not_block(modules
     code, doc = _review(js_repo(tmp_path / "m", {**MOCHA, **SYNTAX_ERROR}, MOCHA_KEEPS, modules))
     assert (code, doc["verdict"], _blocked_ids(doc)) == (0, "KEEP", [])
     (call,) = [c for c in doc["tool_calls"] if c["tool"] == "run_test"]
-    assert ("FAILED test/slug.spec.js [base: failed — already failing before this change] — SyntaxError: "
+    assert ("ERROR test/slug.spec.js [base: error — already failing before this change] — SyntaxError: "
             "Unexpected end of input") in call["output"]
 
 

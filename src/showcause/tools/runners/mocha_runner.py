@@ -4,7 +4,9 @@ back from showcause's reporter (`_mocha_report.cjs`: one JSON line per test, as 
 mocha adds the `spec` of its config to the files it is given, so the run is narrowed to the target with an
 `--ignore` of everything else (a negated glob); a path holding glob syntax cannot be written so, and then
 the whole spec runs and only the target's rows are read. A file that does not load (a syntax error, a
-require that throws) stops mocha before any test: the reporter names it, failed, with its first error line.
+require that throws) stops mocha before any test: the reporter names it, an error (no test of it ran), with
+its first error line. The options of scripts.test's `mocha` that decide how tests load (`-u tdd`, `--require`,
+`--file`, `--loader`, `--node-option`, `--extension`) are given to every run.
 
 Which files are tests: mocha's `spec`, `extension`, `ignore` and `recursive` globbed on the host; read as data
 from package.json and a .mocharc.json/.yml, or, where the config is code (.mocharc.js/.cjs), by mocha's own
@@ -114,6 +116,29 @@ def _script_specs(args: tuple[str, ...]) -> tuple[list[str], bool]:
     return specs, "--recursive" in args
 
 
+# Options of `mocha …` in scripts.test that decide how the tests load and run (`-u tdd` defines `suite`), kept
+# for every run; reporters, globs, timeouts and the like stay showcause's.
+_KEPT_VALUED = {"-u", "--ui", "-r", "--require", "--file", "--loader", "-n", "--node-option", "--extension"}
+_KEPT_FLAGS = {"--check-leaks", "--async-only", "--delay", "--full-trace", "--allow-uncaught"}
+
+
+def script_options(args: tuple[str, ...]) -> list[str]:
+    """The options of scripts.test's `mocha` that change how a test file loads or runs, as written."""
+    kept: list[str] = []
+    i = 0
+    while i < len(args):
+        arg, name = args[i], args[i].split("=", 1)[0]
+        if (name in _KEPT_VALUED and "=" in arg) or arg in _KEPT_FLAGS:
+            kept.append(arg)
+        elif arg in _KEPT_VALUED and i + 1 < len(args):
+            kept += [arg, args[i + 1]]
+            i += 1
+        elif arg in _VALUED:
+            i += 1
+        i += 1
+    return kept
+
+
 def spec_globs(tree: Path, project: JsProject, config: dict[str, object] | None = None) -> tuple[Glob, ...]:
     """The package's spec as globs relative to its directory; mocha's default (`./test/*.{js,cjs,mjs}`) when
     nothing (readable) says otherwise. `config`: mocha's as read (else the package's, when it is data)."""
@@ -170,8 +195,8 @@ def read_mocha_report(path: Path, file: str) -> list[TestOutcome]:
             continue
         if not isinstance(row, dict) or not str(row.get("file", "")).replace("\\", "/").endswith("/" + file):
             continue
-        if row.get("load") is True and row.get("outcome") == "failed":   # the file did not load
-            latest[file] = TestOutcome(file, "failed", str(row.get("message", ""))[:300])
+        if row.get("load") is True and row.get("outcome") == "failed":   # the file did not load: no test ran
+            latest[file] = TestOutcome(file, "error", str(row.get("message", ""))[:300])
             continue
         titles = row.get("path")
         name = " > ".join(str(t) for t in titles) if isinstance(titles, list) else str(titles)
@@ -211,7 +236,7 @@ class MochaRunner:
         file = targets[0].split("::", 1)[0]
         project = project_for(tree, file)
         only = [] if has_special(file) else ["--ignore", f"!{{root}}/{file}"]
-        args = ["--reporter", "{out}/_mocha_report.cjs", "--no-parallel", "--exit",
+        args = [*script_options(project.args), "--reporter", "{out}/_mocha_report.cjs", "--no-parallel", "--exit",
                 f"--timeout={1000 * policy.process.test_timeout_s}", *only, f"{{root}}/{file}"]
         # mocha 10 ships bin/mocha.js; mocha 9 and older bin/mocha.
         return runner_command(tree, env, project, ("mocha/bin/mocha.js", "mocha/bin/mocha"), args,
