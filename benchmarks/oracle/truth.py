@@ -186,8 +186,13 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
         argv, report = _argv(project, env.python)
         policy = load_policy({"process": {"timeout_s": timeout_s, "max_output_bytes": 1 << 20}})
         started = time.monotonic()
+        # node reserves far more address space than it uses (WebAssembly's guard regions: vitest, fetch); the
+        # trap handler off, it fits the sandbox's address limit, which is raised as the review's node runs have it.
+        node = project.language != "python"
         done = run_sandboxed(argv, workspace=work, out_dir=out, policy=policy, memory_mb=4096,
-                             timeout_s=timeout_s, mounts=env.mounts, cwd=project.cwd)
+                             timeout_s=timeout_s, mounts=env.mounts, cwd=project.cwd,
+                             env={"NODE_OPTIONS": "--disable-wasm-trap-handler"} if node else None,
+                             address_mb=16384 if node else None)
         seconds = time.monotonic() - started
         path = out / report
         start = done.stdout.find("\n{")   # mocha before 9.1 has no `output` option: its JSON is on stdout
