@@ -374,15 +374,21 @@ NODE_TESTS = ("import { describe, test } from 'node:test';\nimport assert from '
               "  test('adds zero', () => {\n    assert.equal(sum(0, 2), 2);\n  });\n});\n")
 
 
-@pytest.mark.parametrize("head", [
-    NODE_TESTS.replace("test('adds', ", "test('adds (renamed)', "),
-    NODE_TESTS.replace("describe('sum', ", "describe('sum of two', "),
-    NODE_TESTS.replace("  test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n", ""),
-], ids=["test-renamed", "describe-renamed", "test-deleted"])
-def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, head: str):
-    """A JavaScript test is known by its titles as written: `adds` is not still defined because head has
-    `adds (renamed)` or `adds zero` (object-path and fastify in the oracle)."""
-    base = {**NODE_SUM, "test/sum.test.js": NODE_TESTS}
+TWICE = NODE_TESTS + ("\ndescribe('sum again', () => {\n  test('adds', () => {\n"
+                      "    assert.equal(sum(2, 2), 4);\n  });\n});\n")
+
+
+@pytest.mark.parametrize(("before", "head"), [
+    (NODE_TESTS, NODE_TESTS.replace("test('adds', ", "test('adds (renamed)', ")),
+    (NODE_TESTS, NODE_TESTS.replace("describe('sum', ", "describe('sum of two', ")),
+    (NODE_TESTS, NODE_TESTS.replace("  test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n", "")),
+    (TWICE, TWICE.replace("test('adds', ", "test('adds (renamed)', ", 1)),
+], ids=["test-renamed", "describe-renamed", "test-deleted", "title-lives-on-in-another-describe"])
+def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, before: str, head: str):
+    """A JavaScript test is known by its title path as tree-sitter reads it: `sum > adds` is not still defined
+    because head has `sum > adds (renamed)`, `sum > adds zero` or `sum again > adds` (object-path and
+    fastify in the oracle)."""
+    base = {**NODE_SUM, "test/sum.test.js": before}
     changed = {"src/sum.js": "// Sums.\n" + NODE_SUM["src/sum.js"], "test/sum.test.js": head}
     case = make_case(tmp_path / "node", base, changed, checks={"tests": [], "typecheck": "none"})
     with open_snapshot(case=case) as snap:

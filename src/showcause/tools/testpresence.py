@@ -6,15 +6,17 @@ name in another class does not keep a deleted one alive. A class's bases are fol
 defines them or they are unittest's own test cases (which define no tests); a base from anywhere else, a
 class decorator, a metaclass, `setattr` or `globals()` may add tests at run time, so the source cannot say
 and the name's text decides. The text check matches the name as a whole identifier, never inside a longer
-one (`test_default` is not in `test_default_renamed`). A JavaScript test is defined while its titles (its
-describe blocks' and its own) are string literals of the file; one whose titles were literals on base and are
-not all literals on head was renamed or deleted, and a title made at run time leaves it to the name's text.
+one (`test_default` is not in `test_default_renamed`). A JavaScript test is defined while its title path (its
+describe blocks' titles, then its own) is a test of the file as tree-sitter reads it; one that was a test of the
+file on base and is not on head was renamed or deleted; a title made at run time leaves it to the name's text.
 """
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
+
+from showcause.tools.jstitles import title_paths
 
 __all__ = ["defined", "named_in"]
 
@@ -37,12 +39,14 @@ def named_in(tree: Path, test: str, base: Path | None = None) -> bool:
         if found is not None:
             return found
     elif not file.endswith(".py") and "::" in test:
-        titles = test.split("::", 1)[1].split(" > ")
-        if _literals(source, titles):
+        titles = tuple(test.split("::", 1)[1].split(" > "))
+        now = title_paths(file, source)
+        if now is not None and titles in now:
             return True
         before = _read(base / file) if base is not None else None
-        if before is not None and _literals(before, titles):
-            return False   # every title was written out on base, and one of them is not on head
+        earlier = title_paths(file, before) if before is not None else None
+        if now is not None and earlier is not None and titles in earlier:
+            return False   # its describe blocks and title were written out on base, and are not on head
     return _has_word(source, name.encode())
 
 
@@ -52,18 +56,6 @@ def _read(path: Path) -> bytes | None:
             return fh.read(_MAX_SOURCE)
     except OSError:
         return None
-
-
-def _literals(source: bytes, titles: list[str]) -> bool:
-    """Every title (a describe block's, then the test's) is a whole string literal of `source`, in any quotes;
-    a title made at run time (a template, `test.each`) is none, and then the source cannot say."""
-    def written(title: str) -> bool:
-        for quote in ("'", '"', "`"):
-            escaped = title.replace("\\", "\\\\").replace(quote, "\\" + quote)
-            if any(f"{quote}{t}{quote}".encode() in source for t in {title, escaped}):
-                return True
-        return False
-    return all(written(t) for t in titles if t)
 
 
 def _has_word(source: bytes, word: bytes) -> bool:
