@@ -17,7 +17,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["BASE", "Project", "load_projects", "materialize", "mirror", "source_tree"]
+__all__ = ["BASE", "Project", "add_files", "load_projects", "materialize", "mirror", "source_tree"]
 
 BASE = "oracle-base"
 _GIT = ["git", "-c", "user.name=oracle", "-c", "user.email=oracle@localhost", "-c", "commit.gpgsign=false"]
@@ -132,6 +132,23 @@ def source_tree(project: Project, version: str, work: Path) -> Path:
     return out
 
 
+def add_files(project: Project, tree: Path) -> None:
+    """Files the released archive leaves out that the project's repository has (its test config, the test
+    script of its package.json), from the corpus's `files` table: path -> text, or `package.json:scripts.test`."""
+    files = project.extra.get("files") or {}
+    assert isinstance(files, dict)
+    for rel, text in files.items():
+        if rel == "package.json:scripts.test":
+            import json
+
+            doc = json.loads((tree / "package.json").read_text(encoding="utf-8"))
+            doc.setdefault("scripts", {})["test"] = str(text)
+            (tree / "package.json").write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        else:
+            (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+            (tree / rel).write_text(str(text), encoding="utf-8")
+
+
 def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
     """The project's repository (its release committed and tagged `oracle-base`) and its virtualenv."""
     repo = work / "repos" / project.name
@@ -140,6 +157,7 @@ def materialize(project: Project, work: Path) -> tuple[Path, Path | None]:
         tmp = repo.with_name(repo.name + ".tmp")
         shutil.rmtree(tmp, ignore_errors=True)
         shutil.copytree(tree, tmp, symlinks=True)
+        add_files(project, tmp)
         subprocess.run([*_GIT, "init", "-q", str(tmp)], check=True)
         (tmp / ".git" / "info" / "exclude").write_text("node_modules/\n.venv/\n__pycache__/\n", encoding="utf-8")
         git(tmp, "add", "-A", "-f", ".")

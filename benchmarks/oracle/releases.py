@@ -9,11 +9,12 @@ commits whose trees git builds from the two releases' trees, nothing of either p
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from .projects import _GIT, BASE, Project, git, mirror, source_tree
+from .projects import _GIT, BASE, Project, add_files, git, mirror, source_tree
 
 __all__ = ["PREVIOUS", "commit_previous", "fix_changes", "release_changes"]
 
@@ -30,6 +31,13 @@ def commit_previous(project: Project, repo: Path, work: Path) -> None:
     if not project.previous or _has(repo, PREVIOUS):
         return
     tree = source_tree(project, project.previous, work)
+    if project.extra.get("files"):   # the same added files on both sides: they are no part of the change
+        copy = work / "trees" / f"{project.name}-{project.previous}-with-files"
+        if not copy.is_dir():
+            shutil.copytree(tree, copy.with_name(copy.name + ".tmp"), symlinks=True, dirs_exist_ok=True)
+            add_files(project, copy.with_name(copy.name + ".tmp"))
+            os.replace(copy.with_name(copy.name + ".tmp"), copy)
+        tree = copy
     with tempfile.TemporaryDirectory(prefix="oracle-index-") as tmp:
         env = {**os.environ, "GIT_INDEX_FILE": str(Path(tmp) / "index")}
         base = [*_GIT, f"--git-dir={repo / '.git'}", f"--work-tree={tree}", "-C", str(tree)]
