@@ -13,8 +13,7 @@ from showcause.core.threads import ContextPool
 from showcause.sandbox.paths import normalize_relpath
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
-from showcause.sandbox.runner import ProcResult, available_isolation, run_sandboxed
-from showcause.sandbox.workspace import fresh_copy, fresh_out
+from showcause.sandbox.runner import ProcResult, available_isolation
 from showcause.snapshot.diff import FileChange
 from showcause.tools.basecache import cache_get, cache_put
 from showcause.tools.runners.base import (
@@ -22,15 +21,13 @@ from showcause.tools.runners.base import (
     Runner,
     TestOutcome,
     TestRun,
-    describe_run,
     group_key,
     merge_procs,
-    unreported,
 )
 from showcause.tools.runners.globs import discover_tests
-from showcause.tools.runners.jsreport import ANSI
 from showcause.tools.runners.pytest_reuse import reuse_refusal
 from showcause.tools.runners.registry import RUNNERS, runner_for
+from showcause.tools.testlanes import batches, killed, run_lane
 
 __all__ = ["BaseRun", "TestOutcome", "TestRun", "allowed_tests", "base_collection", "discover_tests",
            "head_tests_from_base", "mark_flaky", "run_base_tests", "run_tests", "split_test_id"]
@@ -139,83 +136,35 @@ def _groups(tree: Path, targets: list[str]) -> list[tuple[Runner, list[str]]]:
 _LANES = 2   # copies a run's groups are spread over (the process slots of a 2-core host)
 
 
-def _killed(proc: ProcResult) -> bool:
-    rc = proc.returncode
-    return proc.timed_out or (rc is not None and (rc < 0 or rc in (128 + 9, 128 + 11)))
-
-
-def _read(runner: Runner, out: Path, group: list[str], proc: ProcResult) -> list[TestOutcome]:
-    """The group's outcomes from its own report. A per-file run whose report does not name its file is an
-    error of that file, said with that process's own last lines (never left to the merged output, whose
-    end belongs to another file); a killed one is charged its kill (`_charge_killed`)."""
-    found = runner.read(out, group)
-    file = group[0].split("::", 1)[0]
-    if _killed(proc) or not unreported(runner, out, file):
-        return found
-    said = _last_words(proc.stderr.strip() or proc.stdout)
-    why = f"{runner.name} reported nothing for this file (exit {proc.returncode})" + (f": {said}" if said else "")
-    return [*found, TestOutcome(file, "error", why)]
-
-
-# A stack frame or a line of a code frame (jest's `  > 2 | process.exit(3);`): where, not what.
-_FRAME = re.compile(r"^(at |>?\s*\d+ \||\|)")
-
-
-def _last_words(text: str) -> str:
-    """The last three lines of a process's output that say what happened, on one line."""
-    lines = [ln.strip() for ln in ANSI.sub("", text).splitlines()[-200:]]
-    return " | ".join([ln for ln in lines if ln and not _FRAME.match(ln)][-3:])[:400]
-
-
-def _run_lane(tree: Path, lane: list[tuple[Runner, list[str]]], policy: Policy, timeout_s: float | None,
-              env: ProjectEnv) -> list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]]:
-    """One copy's groups, in order: per group (its targets, its process or None, outcomes, problem, about).
-    Each process writes its report into a report dir of its own (`fresh_out`)."""
-    done: list[tuple[list[str], ProcResult | None, list[TestOutcome], str, str]] = []
-    with fresh_copy(tree) as dirs:
-        for index, (runner, group) in enumerate(lane):
-            cmd = runner.command(tree, group, policy, env)
-            if cmd.problem:   # nothing to start (its runner is not installed): said, never a pass
-                done.append((group, None, [], cmd.problem, ""))
-                continue
-            out = fresh_out(dirs, index)
-            runner.prepare(out)
-            proc = run_sandboxed(cmd.argv, workspace=dirs.workspace, out_dir=out, policy=policy,
-                                 memory_mb=policy.process.test_memory_mb, timeout_s=timeout_s, env=cmd.env,
-                                 address_mb=cmd.address_mb, mounts=env.mounts, cwd=cmd.cwd)
-            done.append((group, proc, _read(runner, out, group, proc), "", describe_run(runner, out, env)))
-    return done
-
-
 def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: float | None = None,
               env: ProjectEnv | None = None) -> TestRun:
     """Run test files or test ids in fresh copies of `tree`, in `env`: each through its own runner. Several
     groups (monorepo packages, a per-file runner's files) are dealt round-robin over two copies that run at
     once, each copy's groups in order, so the same targets always meet the same neighbours (base runs exactly
-    what head ran)."""
+    what head ran). A batching runner's files share a process per project (`testlanes.batches`)."""
     env = env or ProjectEnv()
     raw = [tests] if isinstance(tests, str) else list(tests)
     split = [split_test_id(t) for t in raw]
     targets = [f"{f}::{n}" if n else f for f, n in split]
-    groups = _groups(tree, targets)
+    groups = batches(tree, _groups(tree, targets), _LANES)
     lanes = [groups[i::_LANES] for i in range(min(_LANES, len(groups)))] or [[]]
     if len(lanes) == 1:
-        ran = [_run_lane(tree, lanes[0], policy, timeout_s, env)]
+        ran = [run_lane(tree, lanes[0], policy, timeout_s, env)]
     else:
         with ContextPool(max_workers=len(lanes)) as pool:
-            ran = list(pool.map(lambda lane: _run_lane(tree, lane, policy, timeout_s, env), lanes))
+            ran = list(pool.map(lambda lane: run_lane(tree, lane, policy, timeout_s, env), lanes))
     # Back in the groups' own order: lane i holds groups i, i + lanes, ...
-    rows = [ran[i % len(lanes)][i // len(lanes)] for i in range(len(groups))]
-    outcomes = [o for _, _, found, _, _ in rows for o in found]
-    procs = [proc for _, proc, _, _, _ in rows if proc is not None]
-    started = [t for group, proc, _, _, _ in rows if proc is not None for t in group]
-    unstarted = [problem for _, proc, _, problem, _ in rows if proc is None]
-    about = next((a for _, _, _, _, a in rows if a), "")
+    rows = [row for i in range(len(groups)) for row in ran[i % len(lanes)][i // len(lanes)]]
+    outcomes = [o for row in rows for o in row.outcomes]
+    procs = [proc for row in rows for proc in row.procs]
+    started = [t for row in rows if row.started for t in row.targets]
+    unstarted = [row.problem for row in rows if not row.started]
+    about = next((row.about for row in rows if row.about), "")
     problems = list(dict.fromkeys(unstarted))
     if not procs:
         return TestRun((), _unstarted(policy), "; ".join(problems), unstarted=True)
     proc = merge_procs(procs)
-    if _killed(proc):
+    if killed(proc):
         problems.append(_charge_killed(outcomes, started, proc))
     elif not outcomes:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]

@@ -1,6 +1,8 @@
-"""jest, from the project's own node_modules, one process per test file in its package's directory, read back
-from its JSON report (`--json --outputFile`). It starts through `_jest_run.cjs`, so the tests, which run in
-jest's own process, see the process.argv a plain `jest` gives them, never showcause's options.
+"""jest, from the project's own node_modules, in its package's directory, read back from its JSON report
+(`--json --outputFile`, one entry per file): the files of one package share a process (`batch_key`; testlanes
+runs a file again alone when that process did not run it as its own would, `ran_whole`). It starts through
+`_jest_run.cjs`, so the tests, which run in jest's own process, see the process.argv a plain `jest` gives
+them, never showcause's options.
 
 Which files are tests: `testMatch` matched on the host when the config is data (package.json's `jest` key,
 jest.config.json) and says nothing the host cannot read exactly; else jest's own `--listTests` in the
@@ -30,7 +32,7 @@ from showcause.tools.runners.jsproject import (
     rel_to,
     runner_command,
 )
-from showcause.tools.runners.jsreport import names_file, read_json_report, wanted
+from showcause.tools.runners.jsreport import names_file, ran_whole, read_json_report, wanted
 
 __all__ = ["JestRunner", "testmatch_globs"]
 
@@ -40,6 +42,7 @@ _DEFAULT = tuple(g for g in (compile_glob("**/__tests__/**/*.[jt]s?(x)"),
 _TS_TRANSFORMS = ("ts-jest", "@swc/jest", "esbuild-jest", "@babel/preset-typescript", "babel-preset-typescript")
 _BABEL = ("babel.config.", ".babelrc")
 _LAUNCHER = Path(__file__).with_name("_jest_run.cjs")
+_ORDER = Path(__file__).with_name("_jest_order.cjs")   # test sequencer of a run of several files
 # Keys that change which files jest runs in ways only jest itself reads exactly (a regex on the absolute
 # path, roots, presets, projects, extensions).
 _ASK_KEYS = frozenset({"testRegex", "testPathIgnorePatterns", "roots", "projects", "rootDir", "preset",
@@ -148,20 +151,37 @@ class JestRunner:
         return list(self.collect(tree, policy, env).files)
 
     def prepare(self, out: Path) -> None:
-        shutil.copy(_LAUNCHER, out / _LAUNCHER.name)
+        for part in (_LAUNCHER, _ORDER):
+            shutil.copy(part, out / part.name)
         (out / "jest.json").unlink(missing_ok=True)
 
+    def batch_key(self, tree: Path, file: str) -> str:
+        """The process a file may share: its package's (same directory, config and installed jest)."""
+        return project_for(tree, file).dir
+
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
-        file = targets[0].split("::", 1)[0]
-        project = project_for(tree, file)
+        files = _files(targets)
+        project = project_for(tree, files[0])
         args = ["--ci", "--json", "--outputFile={out}/jest.json", "--runInBand", "--forceExit", "--watchman=false",
-                f"--testTimeout={1000 * policy.process.test_timeout_s}", "--runTestsByPath", f"{{root}}/{file}"]
+                f"--testTimeout={1000 * policy.process.test_timeout_s}"]
+        if len(files) > 1:   # several files: always in the same order (jest's own orders by size and history)
+            args.append(f"--testSequencer={{out}}/{_ORDER.name}")
+        args += ["--runTestsByPath", *(f"{{root}}/{f}" for f in files)]
         # Through the launcher: the tests run in jest's process and must not see these options in its argv.
         return runner_command(tree, env, project, "jest/bin/jest.js", args, node_flags=_esm_flags(tree, project),
                               launcher=f"{{out}}/{_LAUNCHER.name}")
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
-        return wanted(read_json_report(out / "jest.json", targets[0].split("::", 1)[0]), targets)
+        found = [o for f in _files(targets) for o in read_json_report(out / "jest.json", f)]
+        return wanted(found, targets)
 
     def reported(self, out: Path, file: str) -> bool:
         return names_file(out / "jest.json", file)
+
+    def ran_whole(self, out: Path, file: str) -> bool:
+        return ran_whole(out / "jest.json", file)
+
+
+def _files(targets: list[str]) -> list[str]:
+    """The files of `targets` (paths or test ids), each once, in order."""
+    return list(dict.fromkeys(t.split("::", 1)[0] for t in targets))

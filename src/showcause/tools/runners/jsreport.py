@@ -10,7 +10,7 @@ from pathlib import Path
 from showcause.core import jsonsafe
 from showcause.tools.runners.base import TestOutcome
 
-__all__ = ["ANSI", "first_lines", "names_file", "read_json_report", "wanted"]
+__all__ = ["ANSI", "first_lines", "names_file", "ran_whole", "read_json_report", "wanted"]
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _TIMEOUT = re.compile(r"Exceeded timeout of \d+ ?ms|Test timed out in \d+ ?ms|Timeout of \d+ms exceeded")
@@ -73,6 +73,16 @@ def _entry(path: Path, file: str) -> dict[str, object] | None:
 def names_file(path: Path, file: str) -> bool:
     """Whether the report at `path` has an entry for `file` (else the run reported nothing for it)."""
     return _entry(path, file) is not None
+
+
+def ran_whole(path: Path, file: str) -> bool:
+    """Whether the report's entry for `file` has it run as a file: not a file that failed to load or to run
+    as a whole (an error of the file and no test: jest's testExecError), which a run of its own must say."""
+    result = _entry(path, file)
+    if result is None or result.get("testExecError"):
+        return False
+    cases = result.get("assertionResults")
+    return result.get("status") != "failed" or (isinstance(cases, list) and bool(cases))
 
 
 def read_json_report(path: Path, file: str) -> list[TestOutcome]:
