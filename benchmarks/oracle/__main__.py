@@ -129,6 +129,23 @@ def _removed_upstream(repo: Path, change: Change, base: list[SuiteRun], head: Su
     return tuple(out)
 
 
+_BEGIN, _END = "<!-- BEGIN oracle-table -->", "<!-- END oracle-table -->"
+
+
+def _into_doc(doc: Path, text: str, count: int) -> None:
+    """The table, between the doc's markers (left alone when it has none)."""
+    if not doc.is_file():
+        return
+    body = doc.read_text(encoding="utf-8")
+    if _BEGIN not in body or _END not in body:
+        return
+    stamp = time.strftime("%Y-%m-%d", time.gmtime())
+    said = f"{count} changes judged; table written {stamp} by `python -m benchmarks.oracle`:"
+    block = f"{_BEGIN}\n{said}\n\n{text}\n{_END}"
+    head, rest = body.split(_BEGIN, 1)
+    doc.write_text(head + block + rest.split(_END, 1)[1], encoding="utf-8")
+
+
 def _load(path: Path) -> dict[str, dict[str, object]]:
     if not path.is_file():
         return {}
@@ -202,6 +219,7 @@ def _write(args: argparse.Namespace, rows: dict[str, dict[str, object]], baselin
         baselines.setdefault(name, json.loads(path.read_text(encoding="utf-8"))["baseline"])
     text = table(list(rows.values()), baselines)  # type: ignore[arg-type]   # also compares each row again
     print(text)
+    _into_doc(args.doc, text, len(rows))
     failures = [r for r in rows.values() if not r.get("excluded")
                 and (r["compare"]["fail_open"] or r["compare"]["false_block"])]  # type: ignore[index]
     for row in failures:

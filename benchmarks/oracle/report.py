@@ -37,7 +37,8 @@ def compare(truth: list[str], blocked: list[str], ran: list[str]) -> dict[str, A
 
     missed = sorted(t for t in truth_k if not any(covers(b, t) for b in blocked_k))
     false = sorted(b for b in blocked_k if not any(covers(b, t) for t in truth_k))
-    selected = sum(1 for t in truth_k if any(covers(r, t) for r in ran_k))
+    # A broken test the review blocked on was run, whatever its id says of its file (a doctest's names none).
+    selected = sum(1 for t in truth_k if any(covers(r, t) for r in ran_k) or any(covers(b, t) for b in blocked_k))
     return {"missed": missed, "false": false, "selected": selected, "broken": len(truth_k),
             "fail_open": bool(truth_k) and not blocked_k, "false_block": bool(false)}
 
