@@ -202,3 +202,22 @@ def test_the_base_cache_serves_only_the_level_and_policy_that_stored_it(tmp_path
     assert cache_get(tree, "run_tests", "t", none) is None
     stored = sorted((tmp_path / "cache" / "base").glob("*.json")) if working else []
     assert len(stored) == len(working)
+
+
+def test_the_base_cache_key_holds_showcause_s_own_code(tmp_path: Path) -> None:
+    """A base result worked out by other code is never read back: flat's cached base, from a mocha runner that
+    did not yet take `-u tdd`, said its tests were already failing and a real regression passed as KEEP."""
+    import shutil
+
+    from showcause.tools import basecache
+
+    package = Path(basecache.__file__).resolve().parents[1]
+    copy = tmp_path / "showcause"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = basecache.code_digest(copy)
+    assert basecache.code_digest(package) == before
+    runner = copy / "tools" / "runners" / "mocha_runner.py"
+    runner.write_text(runner.read_text(encoding="utf-8") + "\n# another runner\n", encoding="utf-8")
+    basecache.code_digest.cache_clear()
+    assert basecache.code_digest(copy) != before
+    assert basecache._versions()["code"] == basecache.code_digest()

@@ -30,7 +30,7 @@ from showcause.sandbox.levels import SAFE_LEVELS
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.runner import available_isolation
 
-__all__ = ["cache_get", "cache_put", "tree_hash"]
+__all__ = ["cache_get", "cache_put", "code_digest", "tree_hash"]
 
 _TREE_HASHES: dict[tuple[str, int], str] = {}
 
@@ -72,8 +72,20 @@ def tree_hash(root: Path) -> str:
 
 
 @cache
+def code_digest(package: Path | None = None) -> str:
+    """A digest of showcause's own code (modules, the scripts it copies into the sandbox): a result worked out
+    by other code (a runner that since reads scripts.test's options) is never read back, whatever the version."""
+    package = package or Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".cjs", ".js", ".mjs", ".toml", ".json") and path.is_file():
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+@cache
 def _versions() -> dict[str, str]:
-    out = {"python": sys.version, "showcause": __version__}
+    out = {"python": sys.version, "showcause": __version__, "code": code_digest()}
     for dist in ("pytest", "pytest-timeout", "pyright"):
         try:
             out[dist] = metadata.version(dist)
