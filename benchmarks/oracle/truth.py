@@ -210,9 +210,12 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
 
 
 def broken(base: list[SuiteRun], head: list[SuiteRun], removed: tuple[str, ...]) -> set[str]:
-    """Tests that passed in every base run and failed or went missing in every head run (not removed)."""
+    """Tests that passed in every base run and failed or went missing in every head run (not removed), and
+    tests new on head that failed in every head run (a change whose own new test fails is broken)."""
     passing = set.intersection(*({t for t, o in run.outcomes.items() if o == "passed"} for run in base))
-    out = set()
+    known = set().union(*(run.outcomes for run in base))
+    out = {t for t in set.intersection(*(set(run.outcomes) for run in head)) - known
+           if all(run.outcomes[t] == "failed" for run in head)}
     for test in passing:
         outcomes = [run.outcomes.get(test, "missing") for run in head]
         if all(o == "missing" for o in outcomes) and any(_removes(r, test) for r in removed):
