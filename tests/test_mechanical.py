@@ -67,6 +67,21 @@ def test_tests_reached_through_conftest_plugins_and_importlib_run(tmp_path: Path
     assert why == "8 of 16 test files import the changed code"
 
 
+def test_a_test_that_starts_a_process_runs_whenever_code_changes(tmp_path: Path):
+    """A test that runs the project in a child process reaches code no import shows (commander's
+    executable-subcommand tests spawn a fixture program with no extension)."""
+    base = {**_project(8), "bin/cents": "#!/usr/bin/env python3\nfrom pkg.money import cents\nprint(cents(1.5))\n",
+            "tests/test_cli.py": ("import subprocess\nimport sys\n\n\ndef test_cli():\n"
+                                  "    out = subprocess.run([sys.executable, 'bin/cents'], capture_output=True,\n"
+                                  "                         text=True)\n"
+                                  "    assert out.stdout == '150\\n'\n")}
+    head = {"src/pkg/money.py": "def cents(x: float) -> int:\n    return int(x * 100)\n"}
+    with open_snapshot(case=make_case(tmp_path / "c", base, head)) as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert tests == ["tests/test_cli.py", "tests/test_direct.py", "tests/test_init.py", "tests/test_via_package.py"]
+    assert why == "3 of 12 test files import the changed code (and 1 that start processes)"
+
+
 def test_small_projects_and_unknown_files_run_everything(tmp_path: Path):
     small = make_case(tmp_path / "s", _project(2), {"src/pkg/text.py": "def shout(s: str) -> str:\n    return s\n"})
     with open_snapshot(case=small) as snap:

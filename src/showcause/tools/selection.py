@@ -26,7 +26,22 @@ def affected_tests(ctx: ToolContext) -> tuple[list[str], str]:
     reached = dependents(index, set(snap.diff.files))
     if reached is None:
         return tests, "the change touches files outside the import graph: all tests run"
-    picked = [t for t in tests if t in reached]
-    if not picked:
+    importing = [t for t in tests if t in reached]
+    if not importing:
         return tests, "no test imports the changed files: all tests run"
-    return picked, f"{len(picked)} of {len(tests)} test files import the changed code"
+    # A test that starts a process can run any of the project's code there (a CLI, a fixture program with no
+    # extension the graph does not index): unknown means run.
+    spawning = [t for t in tests if t not in reached and _spawns(index, t)]
+    picked = [t for t in tests if t in reached or t in spawning]
+    also = f" (and {len(spawning)} that start processes)" if spawning else ""
+    return picked, f"{len(importing)} of {len(tests)} test files import the changed code{also}"
+
+
+# Modules a test starts processes with.
+_SPAWNERS = frozenset({"subprocess", "multiprocessing", "pexpect", "child_process", "node:child_process", "execa",
+                       "cross-spawn", "shelljs", "zx"})
+
+
+def _spawns(index: SymbolIndex, file: str) -> bool:
+    return any(spec.split(".", 1)[0] in _SPAWNERS or spec.split("/", 1)[0] in _SPAWNERS
+               for spec in index.imports(file))
