@@ -23,7 +23,7 @@ from showcause.snapshot.gitcmd import git, git_bytes
 from showcause.snapshot.gitplaces import work_tree
 from showcause.snapshot.release import release_tree
 
-__all__ = ["Snapshot", "from_case", "from_dir", "from_git"]
+__all__ = ["ENVIRONMENT_DIRS", "Snapshot", "from_case", "from_dir", "from_git"]
 
 _SKIP = {".git"}
 
@@ -297,12 +297,12 @@ def from_git(repo: Path, base_ref: str, head_ref: str) -> Snapshot:
 
 
 # Environment directories: installed, built or cached, never the change, whether or not .gitignore names them.
-_ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "dist", "build",
+ENVIRONMENT_DIRS = frozenset({".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "dist", "build",
                                ".pytest_cache", ".mypy_cache"})
 
 
 def _environment(rel: str) -> bool:
-    return any(part in _ENVIRONMENT_DIRS or part.endswith(".egg-info") for part in rel.split("/")[:-1])
+    return any(part in ENVIRONMENT_DIRS or part.endswith(".egg-info") for part in rel.split("/")[:-1])
 
 
 def _tracked_files(path: Path, untracked: bool = False) -> list[str]:

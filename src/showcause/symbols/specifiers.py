@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-__all__ = ["DYNAMIC_IMPORT", "module_specifiers", "runtime_specifiers"]
+__all__ = ["DYNAMIC_IMPORT", "module_specifiers", "runtime_specifiers", "string_literal"]
 
 
 def module_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str, ...]:
@@ -26,13 +26,20 @@ def module_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str,
 DYNAMIC_IMPORT = "?"
 
 
-def _literal(node: Node) -> str | None:
-    """The text of a plain string literal (no interpolation, no concatenation); None for anything else."""
+def string_literal(node: Node) -> str | None:
+    """The text of a plain string literal, escapes read as a runner prints them (`\\'` is `'`); None for
+    anything else (an interpolation, a template substitution, a concatenation, a name)."""
     if node.type not in ("string", "template_string") or any(
             c.type in ("interpolation", "template_substitution") for c in node.named_children):
         return None
-    inner = [c for c in node.named_children if c.type in ("string_content", "string_fragment")]
-    return "".join((c.text or b"").decode("utf-8", "replace") for c in inner)
+    parts = [c for c in node.named_children if c.type in ("string_content", "string_fragment", "escape_sequence")]
+    return "".join(_unescaped(c.text or b"") if c.type == "escape_sequence"
+                   else (c.text or b"").decode("utf-8", "replace") for c in parts)
+
+
+def _unescaped(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")   # a rarer escape (`\\u…`) stays as written
+    return {"n": "\n", "t": "\t"}.get(text[1:], text[1:]) if len(text) == 2 else text
 
 
 def runtime_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str, ...]:
@@ -42,7 +49,7 @@ def runtime_specifiers(nodes: Iterable[Node] | None, language: str) -> tuple[str
     for node in sorted(nodes or (), key=lambda n: n.start_byte):
         items = node.named_children if node.type in ("list", "tuple", "array") else [node]
         for item in items:
-            text = _literal(item)
+            text = string_literal(item)
             if language == "python" and text is not None and text.startswith("."):
                 text = None
             if text is not None and text.strip() == text and text:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from showcause.symbols.languages import ParseTimeout, language_for, parse_within
+from showcause.symbols.specifiers import string_literal
 
 __all__ = ["title_paths"]
 
@@ -33,21 +34,6 @@ def _callee(call: Node) -> tuple[str, bool] | None:
     return name, any(p not in _MODIFIERS for p in parts)
 
 
-def _literal(node: Node) -> str | None:
-    if node.type not in ("string", "template_string"):
-        return None
-    if any(c.type == "template_substitution" for c in node.named_children):
-        return None
-    return "".join(_unescaped((c.text or b"").decode("utf-8", "replace")) if c.type == "escape_sequence"
-                   else (c.text or b"").decode("utf-8", "replace")
-                   for c in node.named_children if c.type in ("string_fragment", "escape_sequence"))
-
-
-def _unescaped(text: str) -> str:
-    """A title's escape as the runner prints it (`\\'` is `'`); a rarer one (`\\u…`) stays as written."""
-    return {"n": "\n", "t": "\t"}.get(text[1:], text[1:]) if len(text) == 2 else text
-
-
 def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
     """Every test's title path in the file; None where the file does not parse in time or a title is made at
     run time."""
@@ -66,7 +52,7 @@ def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
         if callee is not None:
             args = node.child_by_field_name("arguments")
             first = args.named_children[0] if args is not None and args.named_children else None
-            title = _literal(first) if first is not None and not callee[1] else None
+            title = string_literal(first) if first is not None and not callee[1] else None
             if title is None:
                 return None
             if callee[0] in _TESTS:

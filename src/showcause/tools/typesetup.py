@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from showcause.snapshot.snapshot import ENVIRONMENT_DIRS
 from showcause.tools.diagnostics import choose_checkers
 
 __all__ = ["NO_TYPE_SETUP", "checkers_for_project"]
@@ -21,8 +22,7 @@ NO_TYPE_SETUP = ("Python is not type-checked: the project has no type-checking s
                  "`[process] typecheck_needs_setup = false` checks it anyway")
 _MAX_ENTRIES = 50_000     # directory entries looked at before the answer is "set up"
 _MAX_CONFIG_BYTES = 1_000_000
-_SKIP = frozenset({".git", ".venv", "venv", "node_modules", ".tox", ".nox", "__pycache__", "dist", "build",
-                   ".pytest_cache", ".mypy_cache", "site-packages"})
+_SKIP = ENVIRONMENT_DIRS | {".git", "site-packages"}
 
 
 def _text(path: Path) -> str:
