@@ -61,3 +61,13 @@ def test_a_typed_project_or_the_policy_gets_the_differential_typecheck(tmp_path:
         assert result.verdict == "MODIFY"
         assert [a.type for c in result.claims for a in c.artifacts] == ["new_type_error"]
     assert load_policy(config).process.typecheck_needs_setup is False
+
+
+def test_a_change_that_deletes_the_set_up_is_still_type_checked(tmp_path: Path) -> None:
+    """The set-up of base counts: removing `py.typed` must not let a change escape the check it brings."""
+    case = make_case(tmp_path / "case", {**BASE, "src/pkg/py.typed": "partial\n"}, {**HEAD, "src/pkg/py.typed": None},
+                     checks={"tests": [], "typecheck": "auto"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "MODIFY"
+    assert [a.type for c in result.claims for a in c.artifacts] == ["new_type_error"]

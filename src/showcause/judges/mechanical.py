@@ -231,7 +231,8 @@ def run_probes(ledger: Ledger) -> Probes:
     probes: list[tuple[str, dict[str, Any]]] = [("run_test", {"test": group[i:i + MAX_TARGETS]})
                                                 for group in (py, js) for i in range(0, len(group), MAX_TARGETS)]
     checkers, unset = checkers_for_project(ctx.snapshot.head, ctx.typecheck,
-                                           without_setup=not ctx.policy.process.typecheck_needs_setup)
+                                           without_setup=not ctx.policy.process.typecheck_needs_setup,
+                                           base=ctx.snapshot.base)
     if checkers:
         probes.append(("typecheck", {}))
     if unset:

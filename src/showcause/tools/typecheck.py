@@ -61,7 +61,8 @@ class TypecheckTool:
     def run(self, ctx: ToolContext, args: TypecheckArgs) -> ToolOutput:  # type: ignore[override]
         snap = ctx.snapshot
         checkers, unset = checkers_for_project(snap.head, ctx.typecheck,
-                                               without_setup=not ctx.policy.process.typecheck_needs_setup)
+                                               without_setup=not ctx.policy.process.typecheck_needs_setup,
+                                               base=snap.base)
         lines: list[str] = [f"typecheck: {NO_TYPE_SETUP}"] if unset else []
         if not checkers:
             return ToolOutput(text="\n".join(lines) or "typecheck: no type checker applies to this repository")

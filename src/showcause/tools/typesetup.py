@@ -55,13 +55,15 @@ def _ships_types(root: Path) -> bool:
     return False
 
 
-def checkers_for_project(root: Path, requested: str, *, without_setup: bool = False) -> tuple[list[str], list[str]]:
-    """(the checkers to run, the ones left out for want of a set-up). `requested` other than "auto" (a case's
-    or a caller's explicit checker) and `without_setup` (the policy's `[process] typecheck_needs_setup = false`) keep
-    every checker `choose_checkers` finds."""
+def checkers_for_project(root: Path, requested: str, *, without_setup: bool = False,
+                         base: Path | None = None) -> tuple[list[str], list[str]]:
+    """(the checkers to run on `root`, the ones left out for want of a set-up). `requested` other than "auto" (a
+    case's or a caller's explicit checker) and `without_setup` (the policy's `[process] typecheck_needs_setup =
+    false`) keep every checker `choose_checkers` finds. A set-up on `base` counts too: a change that deletes
+    the project's type-checking config is still checked under it."""
     checkers = choose_checkers(root, requested)
     if requested != "auto" or without_setup or "pyright" not in checkers:
         return checkers, []   # tsc is chosen only by a tsconfig.json or jsconfig.json: a set-up already
-    if _configured(root) or _ships_types(root):
+    if any(_configured(tree) or _ships_types(tree) for tree in (root, *([base] if base else []))):
         return checkers, []
     return [c for c in checkers if c != "pyright"], ["pyright"]
