@@ -51,8 +51,8 @@ class ChangeSource:
 @dataclass(frozen=True)
 class ReviewOptions:
     """How to review. ``task``/``plan`` given here win over a case's own; ``eager_base`` lets the probes
-    start base-tree checks speculatively (off where many reviews share the cores); ``python`` names the
-    project's interpreter."""
+    start base-tree checks speculatively (None: where the cores allow, `core.host.spare_cores`; off where many
+    reviews share the cores); ``python`` names the project's interpreter."""
 
     mode: str | None = None
     model: str | None = None
@@ -63,7 +63,7 @@ class ReviewOptions:
     plan: str | None = None
     blindness_warn: float | None = None
     blindness_leak: float | None = None
-    eager_base: bool = True
+    eager_base: bool | None = None
     python: Path | None = None     # the project's interpreter (`--python`); None: found as docs/sandbox.md says
     quorum: Path | None = None     # `--mode quorum`: its configuration (else the [quorum] table of `config`)
 
@@ -110,7 +110,8 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
             raise NothingToReview(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
                              "--head REF)")
         ctx = tool_context(snap, options.config, isolation=options.isolation, python=options.python)
-        ctx.eager_base = options.eager_base
+        if options.eager_base is not None:
+            ctx.eager_base = options.eager_base
         request = ReviewRequest.from_case_input(snap.case.task if snap.case else {}, task=options.task,
                                                 plan=options.plan, model=options.model,
                                                 base_url=options.base_url)

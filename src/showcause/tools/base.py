@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
+from showcause.core.host import spare_cores
 from showcause.sandbox.lifecycle import check_stopping
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
@@ -31,9 +32,9 @@ class ToolContext:
     side: str = "head"                         # the tree the read tools see
     tests: tuple[str, ...] = ()                # run_test allowlist override (a case's checks.tests)
     typecheck: str = "auto"                    # pyright | tsc | none | auto
-    # Latency over throughput: check the base tree beside head instead of only when head needs it.
-    # Single reviews want this; benchmark runs (many reviews sharing 2 cores) turn it off.
-    eager_base: bool = True
+    # Latency over throughput: check the base tree beside head instead of only when head needs it. Where
+    # the cores allow (`spare_cores`); benchmark runs (many reviews sharing the cores) turn it off.
+    eager_base: bool = field(default_factory=spare_cores)
     cache: dict[str, Any] = field(default_factory=dict)
     # The project's interpreter and installed packages, the same for both trees (`sandbox.projectenv`).
     env: ProjectEnv = field(default_factory=ProjectEnv)

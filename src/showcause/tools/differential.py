@@ -17,9 +17,9 @@ from showcause.core.errors import ProbeUnrunnable
 from showcause.core.threads import ContextPool
 from showcause.tools.base import ToolContext
 from showcause.tools.testexec import BaseRun, TestOutcome, TestRun, mark_flaky, run_base_tests, run_tests
-from showcause.tools.testpresence import named_in
+from showcause.tools.testpresence import file_tests, named_in
 
-__all__ = ["BAD", "Comparison", "Finding", "compare", "file_of", "start_base"]
+__all__ = ["BAD", "Comparison", "Finding", "base_after", "base_needed", "compare", "file_of", "start_base"]
 
 BAD = ("failed", "error", "timeout")
 _RAN = ("passed", "failed", "timeout")     # a test that ran to an outcome (an error may be the harness's)
@@ -130,9 +130,33 @@ def _base_targets(ctx: ToolContext, targets: list[str]) -> list[str]:
     return [t for t in targets if (ctx.snapshot.base / file_of(t)).is_file()]
 
 
+def base_needed(ctx: ToolContext, targets: list[str], head: TestRun) -> bool:
+    """Whether head's outcomes need base at all: some test did not pass on head, or a file defines a test head
+    gave no result for (or cannot list its tests from its source) — a test lost on head is an error only if it
+    passed on base. With every test of every file accounted for and passing there is nothing to compare."""
+    snap = ctx.snapshot
+    rows = head_rows(head, targets, snap.head, snap.base)
+    if any(r.outcome in BAD for r in rows):
+        return True
+    reported = {_function(r.test) for r in rows} | {r.test for r in rows if "::" not in r.test}
+    for target in _base_targets(ctx, targets):
+        file = file_of(target)
+        if file in reported:   # judged as a whole file, and it passed
+            continue
+        defined = file_tests(snap.head, file)
+        if defined is None or any(_function(t) not in reported for t in defined if _covers(target, t)):
+            return True
+    return False
+
+
 def start_base(ctx: ToolContext, targets: list[str]) -> BaseRun | None:
     base = _base_targets(ctx, targets)
     return run_base_tests(ctx.snapshot.base, base, ctx.policy, ctx.env) if base else None
+
+
+def base_after(ctx: ToolContext, targets: list[str], head: TestRun) -> BaseRun | None:
+    """Base for `targets` after head ran them: exactly what head ran, when `base_needed`; else nothing."""
+    return start_base(ctx, targets) if base_needed(ctx, targets, head) else None
 
 
 def _fix(test: str) -> str:
@@ -186,7 +210,7 @@ def _classify(row: TestOutcome, base: BaseRun | None, base_rows: list[TestOutcom
     return found
 
 
-def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_targets: list[str]) -> int:
+def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun) -> int:
     """Re-run the suspected ids on both trees; a suspect stays a regression only if every run agrees. A base
     pass from the cache counts as one of base's runs (as many base outcomes as a cold review has), but never
     alone: with `test_reruns = 0` a cached base still gets one fresh run."""
@@ -205,7 +229,7 @@ def _rerun(ctx: ToolContext, suspects: list[Finding], base: BaseRun, base_target
         f.runs = {"head": h, "base": b}
         f.kind = "regression" if all(x in BAD for x in h) and all(x == "passed" for x in b) else "flaky"
     flaky = {f.test: f.runs["base"] for f in suspects if f.runs and len(set(f.runs["base"])) > 1}
-    mark_flaky(snap.base, base_targets, policy, env, base, flaky)
+    mark_flaky(snap.base, list(base.targets), policy, env, base, flaky)
     return n
 
 
@@ -219,7 +243,7 @@ def compare(ctx: ToolContext, targets: list[str], head: TestRun, base: BaseRun |
     suspects = [f for f in out.findings if f.kind == "suspect"]
     if suspects and base is not None:
         if ctx.policy.tests.test_reruns or base.cached:
-            out.reruns = _rerun(ctx, suspects, base, _base_targets(ctx, targets))
+            out.reruns = _rerun(ctx, suspects, base)
         else:
             for f in suspects:
                 f.kind = "regression"

@@ -10,7 +10,7 @@ from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.core.threads import ContextPool
 from showcause.tools.base import Args, ToolContext, ToolOutput
-from showcause.tools.differential import BAD, Comparison, Finding, compare, file_of, start_base
+from showcause.tools.differential import BAD, Comparison, Finding, base_after, compare, file_of, start_base
 from showcause.tools.runners.registry import runner_for
 from showcause.tools.testexec import (
     TestRun,
@@ -106,6 +106,7 @@ def _result(f: Finding | None, test: str, head: str) -> dict[str, Any]:
 
 
 def _head_line(label: str, cmp: Comparison, head: TestRun, base_targets: int) -> str:
+    """`base_targets`: how many of the targets base has (a file new on head has none)."""
     counts: dict[str, int] = {}
     for o in cmp.rows:
         counts[o.outcome] = counts.get(o.outcome, 0) + 1
@@ -113,6 +114,8 @@ def _head_line(label: str, cmp: Comparison, head: TestRun, base_targets: int) ->
     line = f"run_test {label}: {summary} on head; isolation {head.proc.isolation}"
     if cmp.base is not None:
         line += f"; base ran the same {base_targets} target(s)" + (" (from the base cache)" if cmp.base.cached else "")
+    elif base_targets:
+        line += "; base not run: every test passed on head and every test its file defines gave a result"
     suspects = sum(1 for f in cmp.findings if f.runs and not f.known)
     if cmp.reruns and suspects:
         line += f"; {suspects} test(s) that failed on head and passed on base re-run {cmp.reruns}x on each tree"
@@ -153,10 +156,11 @@ class RunTestTool:
         if not targets:
             return ToolOutput(text="\n".join([f"run_test {label}: nothing to run on head", *gone]))
         with ContextPool(max_workers=1) as pool:
-            # Base runs the same targets; beside head for a single review (latency), after it otherwise.
+            # With cores to spare base runs beside head (latency); otherwise after head, and only when head's
+            # outcomes need it (`base_needed`): not at all when every test passed and none went missing.
             early = pool.submit(start_base, ctx, targets) if ctx.eager_base else None
             head = run_tests(ctx.snapshot.head, targets, ctx.policy, env=ctx.env)
-            base = early.result() if early is not None else start_base(ctx, targets)
+            base = early.result() if early is not None else base_after(ctx, targets, head)
         cmp = compare(ctx, targets, head, base)
         by_test = {f.test: f for f in cmp.findings}
         results: list[dict[str, Any]] = []

@@ -186,6 +186,7 @@ class BaseRun:
     run: TestRun
     cached: bool = False
     flaky: dict[str, list[str]] = field(default_factory=dict)
+    targets: tuple[str, ...] = ()    # what base was asked to run (the key of its base cache entry)
 
 
 def _cache_args(tests: list[str], env: ProjectEnv) -> tuple[str, dict[str, Any]]:
@@ -210,14 +211,15 @@ def run_base_tests(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv
                           notes=("from the base cache",))
         flaky = hit.get("flaky")
         return BaseRun(TestRun(tuple(TestOutcome(*o) for o in hit["outcomes"]), proc), True,
-                       {str(k): [str(x) for x in v] for k, v in flaky.items()} if isinstance(flaky, dict) else {})
+                       {str(k): [str(x) for x in v] for k, v in flaky.items()} if isinstance(flaky, dict) else {},
+                       tuple(tests))
     run = run_tests(tree, tests, policy, env=env)
     absent = _not_found(run, tests) if not run.outcomes else []
     if absent and len(absent) < len(tests):
         run = run_tests(tree, [t for t in tests if t not in absent], policy, env=env)
     if run.complete:
         _store(tree, tests, policy, env, run, {})
-    return BaseRun(run)
+    return BaseRun(run, targets=tuple(tests))
 
 
 def _store(tree: Path, tests: list[str], policy: Policy, env: ProjectEnv, run: TestRun,

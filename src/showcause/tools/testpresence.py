@@ -18,7 +18,7 @@ from pathlib import Path
 
 from showcause.tools.jstitles import title_paths
 
-__all__ = ["defined", "named_in"]
+__all__ = ["defined", "file_tests", "named_in", "python_tests"]
 
 _MAX_SOURCE = 2_000_000   # bytes of a test file read to tell a deleted test from a lost one
 # Bases that define no tests: unittest's test cases, imported from unittest (or named through it).
@@ -78,11 +78,8 @@ def defined(source: bytes, path: list[str]) -> bool | None:
     """Whether the class chain and function `path` are defined in `source`; None when the source cannot say
     (it does not parse, the scope binds names at run time, the class may gain the test from a base, a
     decorator or a metaclass the file does not define, or the module sets attributes or globals by name)."""
-    if b"setattr(" in source or b"globals()" in source:
-        return None
-    try:
-        module: list[ast.stmt] = ast.parse(source).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    module = _module(source)
+    if module is None:
         return None
     *classes, function = path
     body, owner = module, None
@@ -96,6 +93,17 @@ def defined(source: bytes, path: list[str]) -> bool | None:
             return True
         return None if _binds(module, function) else False
     return _in_class(module, owner, function, set())
+
+
+def _module(source: bytes) -> list[ast.stmt] | None:
+    """The module's statements; None when it does not parse or sets attributes or globals by name (then what
+    it defines is decided at run time)."""
+    if b"setattr(" in source or b"globals()" in source:
+        return None
+    try:
+        return ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _in_class(module: list[ast.stmt], cls: ast.ClassDef, name: str, seen: set[str]) -> bool | None:
@@ -142,3 +150,75 @@ def _binds(body: list[ast.stmt], name: str) -> bool:
                 (a.asname or a.name).split(".")[0] in (name, "*") for a in node.names):
             return True
     return False
+
+
+def python_tests(source: bytes) -> set[str] | None:
+    """The tests a Python test file defines as pytest finds them by default, as `Class::method` and `function`
+    paths (no parametrization); None when the source cannot say (it does not parse, sets names at run time, or
+    a class may gain tests from a base, decorator or metaclass the file does not define)."""
+    module = _module(source)
+    if module is None:
+        return None
+    found: set[str] = {n.name for n in module
+                       if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name.startswith("test")}
+    for cls in (n for n in module if isinstance(n, ast.ClassDef)):
+        collected = _collected(module, cls, set())
+        if collected is False:
+            continue
+        methods = _class_tests(module, cls, set()) if collected else None
+        if methods is None:
+            return None
+        found.update(f"{cls.name}::{m}" for m in methods)
+    return found
+
+
+def _collected(module: list[ast.stmt], cls: ast.ClassDef, seen: set[str]) -> bool | None:
+    """Whether pytest collects `cls` by default: a `Test*` class, or a unittest test case; None when a base
+    from elsewhere may make it one."""
+    if cls.name.startswith("Test") or any(_unittest_base(module, b) for b in cls.bases):
+        return True
+    seen = seen | {cls.name}
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id == "object":
+            continue
+        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
+                      and n.name == base.id and n.name not in seen), None)
+        found = _collected(module, local, seen) if local is not None else None
+        if found is not False:
+            return found
+    return False
+
+
+def _class_tests(module: list[ast.stmt], cls: ast.ClassDef, seen: set[str]) -> set[str] | None:
+    """The `test*` methods `cls` defines or inherits from bases this file defines; None when a base, decorator
+    or metaclass from elsewhere may add some."""
+    if cls.keywords or cls.decorator_list or any(isinstance(n, ast.ClassDef) for n in cls.body):
+        return None   # a nested class's tests are not read here: the file cannot say
+    own = {n.name for n in cls.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+           and n.name.startswith("test")}
+    seen = seen | {cls.name}
+    for base in cls.bases:
+        if _unittest_base(module, base) or (isinstance(base, ast.Name) and base.id == "object"):
+            continue
+        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
+                      and n.name == base.id), None)
+        if local is None or local.name in seen:
+            return None
+        inherited = _class_tests(module, local, seen)
+        if inherited is None:
+            return None
+        own |= inherited
+    return own
+
+
+def file_tests(tree: Path, file: str) -> set[str] | None:
+    """The ids (`file::…`, no parametrization) of the tests `file` defines on `tree`, read as data; None when
+    the source cannot say (then only running it tells)."""
+    source = _read(tree / file)
+    if source is None:
+        return None
+    if file.endswith(".py"):
+        names = python_tests(source)
+        return None if names is None else {f"{file}::{n}" for n in names}
+    titles = title_paths(file, source)
+    return None if titles is None else {f"{file}::{' > '.join(t)}" for t in titles}
