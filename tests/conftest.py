@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,3 +38,19 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     audit = config.stash.get(_AUDIT, None)
     if audit is not None:
         uninstall(audit)
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, ...]]]:
+    """The argv of every sandboxed test process a run starts (a batch's or a file's alone)."""
+    from showcause.tools import testlanes
+
+    calls: list[tuple[str, ...]] = []
+    real = testlanes.run_sandboxed
+
+    def counting(argv: list[str], **kwargs: Any) -> Any:
+        calls.append(tuple(argv))
+        return real(argv, **kwargs)
+
+    monkeypatch.setattr(testlanes, "run_sandboxed", counting)
+    yield calls

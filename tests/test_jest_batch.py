@@ -7,9 +7,7 @@ failed to load, or the process timed out) runs again alone, and only that run co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,7 +15,7 @@ from jsfixtures import js_modules, js_repo
 from showcause.sandbox.policy import Policy, load_policy
 from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
-from showcause.tools import testexec, testlanes
+from showcause.tools import testexec
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
@@ -37,20 +35,6 @@ BAD = {
 @pytest.fixture(scope="module")
 def modules() -> Path:
     return js_modules()
-
-
-@pytest.fixture
-def started(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, ...]]]:
-    """The argv of every sandboxed process the run starts (jest's, batch or alone)."""
-    calls: list[tuple[str, ...]] = []
-    real = testlanes.run_sandboxed
-
-    def counting(argv: list[str], **kwargs: Any) -> Any:
-        calls.append(tuple(argv))
-        return real(argv, **kwargs)
-
-    monkeypatch.setattr(testlanes, "run_sandboxed", counting)
-    yield calls
 
 
 def _run(repo: Path, files: list[str], policy: Policy | None = None) -> dict[str, tuple[str, str]]:

@@ -146,7 +146,7 @@ def run_tests(tree: Path, tests: str | list[str], policy: Policy, *, timeout_s: 
     raw = [tests] if isinstance(tests, str) else list(tests)
     split = [split_test_id(t) for t in raw]
     targets = [f"{f}::{n}" if n else f for f, n in split]
-    groups = batches(tree, _groups(tree, targets), _LANES)
+    groups = batches(tree, _groups(tree, targets), _LANES, env)
     lanes = [groups[i::_LANES] for i in range(min(_LANES, len(groups)))] or [[]]
     if len(lanes) == 1:
         ran = [run_lane(tree, lanes[0], policy, timeout_s, env)]

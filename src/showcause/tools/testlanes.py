@@ -47,19 +47,20 @@ def _files(group: list[str]) -> list[str]:
     return list(dict.fromkeys(_file(t) for t in group))
 
 
-def _batch_key(runner: Runner, tree: Path, file: str) -> str | None:
+def _batch_key(runner: Runner, tree: Path, file: str, env: ProjectEnv) -> str | None:
     key = getattr(runner, "batch_key", None)
-    value = key(tree, file) if runner.per_file and callable(key) else None
+    value = key(tree, file, env) if runner.per_file and callable(key) else None
     return value if isinstance(value, str) else None
 
 
-def batches(tree: Path, groups: list[tuple[Runner, list[str]]], lanes: int) -> list[tuple[Runner, list[str]]]:
+def batches(tree: Path, groups: list[tuple[Runner, list[str]]], lanes: int,
+            env: ProjectEnv) -> list[tuple[Runner, list[str]]]:
     """Per-file groups of a batching runner merged per project into batches of at most BATCH_MAX files
     (at least `lanes` of them, so the copies that run at once share the work), each where its first file
     was. A file whose path ends another's of its project stays alone: the report names files by suffix."""
     keyed: dict[tuple[str, str], list[int]] = {}
     for i, (runner, group) in enumerate(groups):
-        key = _batch_key(runner, tree, _file(group[0]))
+        key = _batch_key(runner, tree, _file(group[0]), env)
         if key is not None:
             keyed.setdefault((runner.name, key), []).append(i)
     merged: dict[int, list[int]] = {}   # first group index of a batch -> its groups' indexes

@@ -32,7 +32,7 @@ from showcause.tools.runners.jsproject import (
     rel_to,
     runner_command,
 )
-from showcause.tools.runners.jsreport import names_file, ran_whole, read_json_report, wanted
+from showcause.tools.runners.jsreport import names_file, ran_whole, read_json_report, target_files, wanted
 
 __all__ = ["JestRunner", "testmatch_globs"]
 
@@ -155,12 +155,12 @@ class JestRunner:
             shutil.copy(part, out / part.name)
         (out / "jest.json").unlink(missing_ok=True)
 
-    def batch_key(self, tree: Path, file: str) -> str:
+    def batch_key(self, tree: Path, file: str, env: ProjectEnv) -> str:
         """The process a file may share: its package's (same directory, config and installed jest)."""
         return project_for(tree, file).dir
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
-        files = _files(targets)
+        files = target_files(targets)
         project = project_for(tree, files[0])
         args = ["--ci", "--json", "--outputFile={out}/jest.json", "--runInBand", "--forceExit", "--watchman=false",
                 f"--testTimeout={1000 * policy.process.test_timeout_s}"]
@@ -172,7 +172,7 @@ class JestRunner:
                               launcher=f"{{out}}/{_LAUNCHER.name}")
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
-        found = [o for f in _files(targets) for o in read_json_report(out / "jest.json", f)]
+        found = [o for f in target_files(targets) for o in read_json_report(out / "jest.json", f)]
         return wanted(found, targets)
 
     def reported(self, out: Path, file: str) -> bool:
@@ -180,8 +180,3 @@ class JestRunner:
 
     def ran_whole(self, out: Path, file: str) -> bool:
         return ran_whole(out / "jest.json", file)
-
-
-def _files(targets: list[str]) -> list[str]:
-    """The files of `targets` (paths or test ids), each once, in order."""
-    return list(dict.fromkeys(t.split("::", 1)[0] for t in targets))

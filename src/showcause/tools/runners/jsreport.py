@@ -10,7 +10,7 @@ from pathlib import Path
 from showcause.core import jsonsafe
 from showcause.tools.runners.base import TestOutcome
 
-__all__ = ["ANSI", "first_lines", "names_file", "ran_whole", "read_json_report", "wanted"]
+__all__ = ["ANSI", "first_lines", "names_file", "ran_whole", "read_json_report", "target_files", "wanted"]
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _TIMEOUT = re.compile(r"Exceeded timeout of \d+ ?ms|Test timed out in \d+ ?ms|Timeout of \d+ms exceeded")
@@ -30,6 +30,11 @@ def first_lines(text: object, limit: int = 300) -> str:
         if sum(len(x) for x in lines) > limit:
             break
     return " ".join(lines)[:limit]
+
+
+def target_files(targets: list[str]) -> list[str]:
+    """The files of `targets` (paths or test ids), each once, in order: what one batch process runs."""
+    return list(dict.fromkeys(t.split("::", 1)[0] for t in targets))
 
 
 def wanted(outcomes: list[TestOutcome], targets: list[str]) -> list[TestOutcome]:

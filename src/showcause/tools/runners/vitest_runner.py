@@ -1,5 +1,7 @@
-"""vitest, from the project's own node_modules, one process per test file in its package's directory, read back
-from its JSON reporter (`--reporter=json --outputFile`). TypeScript, JSX and ES modules run natively.
+"""vitest, from the project's own node_modules, in its package's directory, read back from its JSON reporter
+(`--reporter=json --outputFile`). TypeScript, JSX and ES modules run natively. The files of one package share
+a process (`batch_key`, testlanes), one file after another (`--fileParallelism=false`, vitest 1.1 and later;
+each file still gets its own module graph, vitest's default isolation); an older vitest runs a file per process.
 
 Which files are tests: vitest's defaults when the package has no config; its config is code
 (`vitest.config.*`, a `vite.config.*`, a workspace file), so then vitest itself lists them in the sandbox
@@ -25,7 +27,7 @@ from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, listed_files
 from showcause.tools.runners.jsdiscover import Selection, collect_js
 from showcause.tools.runners.jsproject import JsProject, entries, installed, project_for, runner_command
-from showcause.tools.runners.jsreport import names_file, read_json_report, wanted
+from showcause.tools.runners.jsreport import names_file, ran_whole, read_json_report, target_files, wanted
 
 __all__ = ["VitestRunner"]
 
@@ -37,6 +39,7 @@ _EXCLUDE = tuple(g for g in (compile_glob(t) for t in (
     if g is not None)
 _CONFIGS = ("vitest.config.", "vite.config.", "vitest.workspace.", "vitest.projects.")
 _LISTS_FILES = (2, 1)      # the first vitest whose `list` takes --filesOnly
+_SERIAL_FILES = (1, 1)     # the first vitest with --fileParallelism (a batch's files one after another)
 _LIST = "vitest-list.json"
 _PRELOAD = Path(__file__).with_name("_vite_temp.cjs")
 _FLAGS = ("--require", f"{{out}}/{_PRELOAD.name}")   # node's, before vitest's own script
@@ -97,17 +100,30 @@ class VitestRunner:
         _preload(out)
         (out / "vitest.json").unlink(missing_ok=True)
 
-    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
-        file = targets[0].split("::", 1)[0]
+    def batch_key(self, tree: Path, file: str, env: ProjectEnv) -> str | None:
+        """The process a file may share: its package's, where its vitest runs a batch's files one by one."""
         project = project_for(tree, file)
+        version = _version(tree, project, env)
+        return project.dir if version is not None and version >= _SERIAL_FILES else None
+
+    def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
+        files = target_files(targets)
+        project = project_for(tree, files[0])
         # An existing file as the filter runs that file only; the results cache would write into the
         # read-only node_modules.
         args = ["run", "--reporter=json", "--outputFile={out}/vitest.json",
-                f"--testTimeout={1000 * policy.process.test_timeout_s}", "--no-cache", f"{{root}}/{file}"]
+                f"--testTimeout={1000 * policy.process.test_timeout_s}", "--no-cache"]
+        if len(files) > 1:
+            args.append("--fileParallelism=false")
+        args += [f"{{root}}/{f}" for f in files]
         return runner_command(tree, env, project, "vitest/vitest.mjs", args, node_flags=_FLAGS)
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
-        return wanted(read_json_report(out / "vitest.json", targets[0].split("::", 1)[0]), targets)
+        found = [o for f in target_files(targets) for o in read_json_report(out / "vitest.json", f)]
+        return wanted(found, targets)
 
     def reported(self, out: Path, file: str) -> bool:
         return names_file(out / "vitest.json", file)
+
+    def ran_whole(self, out: Path, file: str) -> bool:
+        return ran_whole(out / "vitest.json", file)
