@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import re
 import sys
 import time
 from dataclasses import asdict
@@ -15,10 +14,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
 
 from .changes import Change, make_changes  # noqa: E402
+from .heads import head_truth, keep_judged  # noqa: E402
 from .judge import review  # noqa: E402
 from .projects import BASE, Project, load_projects, materialize  # noqa: E402
 from .report import compare, table  # noqa: E402
-from .truth import SuiteRun, broken, differs, run_suite  # noqa: E402
+from .truth import SuiteRun, run_suite  # noqa: E402
 
 
 def _args() -> argparse.Namespace:
@@ -38,6 +38,9 @@ def _args() -> argparse.Namespace:
     ap.add_argument("--sample", type=int, default=0, help="judge only N changes drawn at random (seeded)")
     ap.add_argument("--shard", default="1/1", help="I/N: this process judges every N-th project from the I-th")
     ap.add_argument("--report-only", action="store_true", help="only write the table from the results so far")
+    ap.add_argument("--truth-from", type=Path, default=None,
+                    help="a work folder whose judged rows give their changes' truth (same seed and branches): "
+                         "re-measure the reviews of exactly those changes without running the suites again")
     ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "oracle.md")
     return ap.parse_args()
 
@@ -86,53 +89,21 @@ def _typecheck_seconds(project: Project, repo: Path, venv: Path | None, ref: str
 
 
 def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base: list[SuiteRun],
-           cold: bool) -> dict[str, object]:
-    head = [run_suite(project, repo, change.branch, venv)]
-    if head[0].error or differs(base, head[0]):
-        head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
-    # A suite that produced no report on head in every run, where base always did, ran none of its tests: the
-    # change broke them all (a package that no longer imports from a conftest); a report some of the time is
-    # flaky.
-    errors = {bool(h.error) for h in head}
-    gone = _removed_upstream(repo, change, base, head[0]) if change.kind == "upstream" else ()
-    removed = change.removed_tests + gone
-    truth = sorted(broken(base, head, removed)) if errors == {True} or errors == {False} else []
-    flaky = len(errors) > 1 or (len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed")
-                                                       for h in head}) > 1)
+           work: Path) -> dict[str, object]:
+    found = head_truth(project, change, repo, venv, base, work)
     config = str(project.extra.get("review_config", ""))
     seen = review(repo, change.branch, venv, cold=False, config=config, base=change.base)
-    cold_s = review(repo, change.branch, venv, cold=True, config=config, base=change.base).seconds if cold else None
-    excluded = "flaky head" if flaky else ""
+    cold_s = review(repo, change.branch, venv, cold=True, config=config, base=change.base).seconds
+    excluded = "flaky head" if found.flaky else ""
     if seen.verdict == "ERROR" or seen.exit_code in (2, 3):
         excluded = excluded or f"review exit {seen.exit_code}: {seen.error}"
+    truth = list(found.truth)
     return {"id": change.id, "project": project.name, "kind": change.kind, "description": change.description,
-            "truth": truth, "excluded": excluded, "head_s": round(head[0].seconds, 2),
-            "head_error": head[0].error[:300],
+            "truth": truth, "excluded": excluded, "head_s": found.seconds, "head_error": found.error,
             "review": {"verdict": seen.verdict, "exit": seen.exit_code, "seconds": round(seen.seconds, 2),
                        "cold_s": round(cold_s, 2) if cold_s else None, "blocked": list(seen.blocked_tests),
                        "other_blocks": list(seen.other_blocks), "ran": list(seen.ran)},
             "compare": compare(truth, list(seen.blocked_tests), list(seen.ran))}
-
-
-def _removed_upstream(repo: Path, change: Change, base: list[SuiteRun], head: SuiteRun) -> tuple[str, ...]:
-    """Tests of the previous release that the next one no longer has: missing on head, and their file gone or
-    no longer naming them (a test whose file still names it but did not run is broken, not removed)."""
-    import subprocess
-
-    out = []
-    for test in set(base[0].outcomes) - set(head.outcomes):
-        function = test.split("[", 1)[0]
-        if any(t.startswith(function + "[") for t in head.outcomes):
-            out.append(test)   # its parametrization changed: another set of ids of the same function runs
-            continue
-        file, _, rest = test.partition("::")
-        name = rest.replace(" > ", "::").rsplit("::", 1)[-1].split("[", 1)[0]
-        shown = subprocess.run(["git", "-C", str(repo), "show", f"{change.branch}:{file}"], capture_output=True,
-                               text=True, errors="replace") if file else None
-        named = shown is not None and shown.returncode == 0 and re.search(rf"\b{re.escape(name)}\b", shown.stdout)
-        if not named:   # a whole word: test_x is not named by test_x_renamed
-            out.append(test)
-    return tuple(out)
 
 
 _BEGIN, _END = "<!-- BEGIN oracle-table -->", "<!-- END oracle-table -->"
@@ -201,6 +172,11 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
     random.Random(args.seed).shuffle(plan)
     if args.sample:
         plan = plan[: args.sample]
+    if args.truth_from is not None:   # the changes judged there, their truth kept where head_truth reads it
+        earlier = _load_all(args.truth_from, args.seed)
+        plan = [item for item in plan if item[3].id in earlier]
+        for project, repo, _venv, change in plan:
+            keep_judged(args.work, project, change, repo, earlier[change.id])
     todo = [item for item in plan if item[3].id not in done]
     with results_path.open("a", encoding="utf-8") as out:
         for n, (project, repo, venv, change) in enumerate(todo, 1):
@@ -208,8 +184,7 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
             base, baseline = _base_runs(project, repo, venv, args.work, change.base)
             if change.base == BASE:
                 baselines[project.name] = baseline
-            first = not any(r["project"] == project.name and r["review"]["cold_s"] for r in done.values())
-            row = _judge(project, change, repo, venv, base, cold=first)
+            row = _judge(project, change, repo, venv, base, args.work)
             done[change.id] = row
             out.write(json.dumps(row) + "\n")
             out.flush()

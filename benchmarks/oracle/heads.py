@@ -1,0 +1,118 @@
+"""The truth of one change: head's whole suite run (once, and twice more where an outcome differs from base),
+against base's three runs. It depends on the two trees only, so it is kept by their git tree ids in the work
+folder (`truth/heads/PROJECT.json`) and a later run (a re-measure of the reviews after a speed change, another
+shard) reads it back instead of running the suite again."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .changes import Change
+from .projects import Project
+from .truth import SuiteRun, broken, differs, run_suite
+
+__all__ = ["HeadTruth", "head_truth", "keep_judged"]
+
+
+@dataclass(frozen=True)
+class HeadTruth:
+    truth: tuple[str, ...]   # tests that passed every base run and failed every head run
+    flaky: bool              # head's outcomes differ between its runs
+    seconds: float           # head's first whole-suite run
+    error: str               # why that run gave no report ("" when it did)
+
+
+def _tree(repo: Path, ref: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), "rev-parse", f"{ref}^{{tree}}"], capture_output=True, text=True,
+                          check=True)
+    return done.stdout.strip()
+
+
+def _key(repo: Path, change: Change) -> str:
+    return f"{_tree(repo, change.base)}..{_tree(repo, change.branch)}"
+
+
+def _path(work: Path, project: str) -> Path:
+    return work / "truth" / "heads" / f"{project}.json"
+
+
+def _load(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _store(work: Path, project: str, change: Change, key: str, found: HeadTruth) -> None:
+    path = _path(work, project)
+    kept = _load(path)
+    kept[change.id] = {"key": key, "value": {**asdict(found), "truth": list(found.truth)}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(kept, indent=0, sort_keys=True), encoding="utf-8")
+    tmp.replace(path)   # whole or not at all: an interrupted run never leaves half a file
+
+
+def _cached(work: Path, project: str, change: Change, key: str) -> HeadTruth | None:
+    hit = _load(_path(work, project)).get(change.id)
+    if not isinstance(hit, dict) or hit.get("key") != key or not isinstance(hit.get("value"), dict):
+        return None
+    value: dict[str, Any] = hit["value"]
+    return HeadTruth(tuple(value["truth"]), bool(value["flaky"]), float(value["seconds"]), str(value["error"]))
+
+
+def head_truth(project: Project, change: Change, repo: Path, venv: Path | None, base: list[SuiteRun],
+               work: Path) -> HeadTruth:
+    """The change's truth, from the work folder when these two trees were judged before."""
+    key = _key(repo, change)
+    hit = _cached(work, project.name, change, key)
+    if hit is not None:
+        return hit
+    head = [run_suite(project, repo, change.branch, venv)]
+    if head[0].error or differs(base, head[0]):
+        head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
+    # A suite that produced no report on head in every run, where base always did, ran none of its tests: the
+    # change broke them all (a package that no longer imports from a conftest); a report some of the time is
+    # flaky.
+    errors = {bool(h.error) for h in head}
+    gone = _removed_upstream(repo, change, base, head[0]) if change.kind == "upstream" else ()
+    removed = change.removed_tests + gone
+    truth = sorted(broken(base, head, removed)) if errors == {True} or errors == {False} else []
+    flaky = len(errors) > 1 or (len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed")
+                                                       for h in head}) > 1)
+    found = HeadTruth(tuple(truth), flaky, round(head[0].seconds, 2), head[0].error[:300])
+    _store(work, project.name, change, key, found)
+    return found
+
+
+def _removed_upstream(repo: Path, change: Change, base: list[SuiteRun], head: SuiteRun) -> tuple[str, ...]:
+    """Tests of the previous release that the next one no longer has: missing on head, and their file gone or
+    no longer naming them (a test whose file still names it but did not run is broken, not removed)."""
+    out = []
+    for test in set(base[0].outcomes) - set(head.outcomes):
+        function = test.split("[", 1)[0]
+        if any(t.startswith(function + "[") for t in head.outcomes):
+            out.append(test)   # its parametrization changed: another set of ids of the same function runs
+            continue
+        file, _, rest = test.partition("::")
+        name = rest.replace(" > ", "::").rsplit("::", 1)[-1].split("[", 1)[0]
+        shown = subprocess.run(["git", "-C", str(repo), "show", f"{change.branch}:{file}"], capture_output=True,
+                               text=True, errors="replace") if file else None
+        named = shown is not None and shown.returncode == 0 and re.search(rf"\b{re.escape(name)}\b", shown.stdout)
+        if not named:   # a whole word: test_x is not named by test_x_renamed
+            out.append(test)
+    return tuple(out)
+
+
+def keep_judged(work: Path, project: Project, change: Change, repo: Path, row: dict[str, object]) -> None:
+    """Keep the truth of a row judged before this cache existed (same seed, same branches), unless kept."""
+    key = _key(repo, change)
+    if _cached(work, project.name, change, key) is not None:
+        return
+    truth = row.get("truth")
+    found = HeadTruth(tuple(str(t) for t in truth) if isinstance(truth, list) else (),
+                      row.get("excluded") == "flaky head", float(str(row.get("head_s") or 0.0)),
+                      str(row.get("head_error") or ""))
+    _store(work, project.name, change, key, found)
