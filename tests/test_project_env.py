@@ -302,3 +302,23 @@ def test_an_environment_over_the_whole_file_system_or_the_repository_is_refused(
     assert refused.value.message == (f"--python: {exe}: its installation {inst} holds the repository under review; "
                                      "the project's environment must be a real installation, which the sandbox "
                                      "binds as narrowly as it is")
+
+
+@pytest.mark.parametrize("given", ["link", "real"])
+def test_an_editable_path_through_a_symlink_imports_the_reviewed_tree(tmp_path: Path, given: str) -> None:
+    """The environment names the repository through a symlink (`link/inv/src` in a `.pth`), and an installed
+    package of the same name sits in site-packages: were the copy not also at the linked path, the import
+    would fall through to the installed package and find nothing to block (a symlinked work folder did this)."""
+    real = git_repo(tmp_path / "real" / "inv", [INVENTORY, {"src/inventory/__init__.py": "def total(items):\n"
+                                                                                         "    return sum(items) + 1\n"}])
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    venv = make_venv(tmp_path / "env")
+    site = next((venv / "lib").glob("python*/site-packages"))
+    (site / "inventory").mkdir()
+    (site / "inventory" / "__init__.py").write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    (site / "_inv.pth").write_text(f"import sys; sys.path[:0] = ['{tmp_path / 'link' / 'inv' / 'src'}']\n",
+                                   encoding="utf-8")
+    repo = tmp_path / given / "inv"
+    code, doc = review("--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--python", str(venv))
+    assert (code, doc["verdict"]) == (1, "MODIFY"), run_test_output(doc)
+    assert "tests/test_total.py::test_total" in doc["claims"][0]["claim"]

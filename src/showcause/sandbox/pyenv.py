@@ -15,6 +15,7 @@ import contextlib
 import glob
 import hashlib
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -138,6 +139,44 @@ def _packages(found: _Found) -> str:
     return h.hexdigest()
 
 
+_QUOTED_PATH = re.compile(r"""['"](/[^'"\n]+)['"]""")
+
+
+def _named_paths(found: _Found) -> list[str]:
+    """The absolute paths the environment's `.pth` files and editable finders name (a plain line, or a quoted
+    path in an `import` line or a finder's mapping)."""
+    named: list[str] = []
+    for site in _site_dirs(found):
+        try:
+            names = sorted(n for n in os.listdir(site) if n.endswith(".pth") or
+                           (n.startswith("__editable__") and n.endswith("finder.py")))
+        except OSError:
+            continue
+        for name in names:
+            with contextlib.suppress(OSError, ValueError, UnicodeDecodeError):
+                text = read_capped(Path(site, name), 65536)
+                plain = [ln.strip() for ln in text.splitlines() if name.endswith(".pth") and ln.startswith("/")]
+                named += plain + _QUOTED_PATH.findall(text)
+    return named
+
+
+def _aliases(found: _Found, given: str, real: str) -> list[str]:
+    """Other absolute paths of the repository the environment may import it through: the path it was given by
+    (a symlink to it), and each path-prefix of a named path that resolves into it. The reviewed copy appears
+    at each, so that an editable install made through a symlink imports the copy, never an installed
+    package of the same name the path would otherwise fall through to."""
+    found_at = {given} if given != real else set()
+    for path in _named_paths(found):
+        resolved = os.path.realpath(path)
+        if not _inside(resolved, real):
+            continue
+        rel = os.path.relpath(resolved, real)
+        alias = path.rstrip("/") if rel == "." else path.rstrip("/").removesuffix("/" + rel)
+        if alias != path.rstrip("/") or rel == ".":
+            found_at.add(alias)
+    return sorted(a for a in found_at if a != real)
+
+
 def _place(path: str, source: str | None) -> str:
     """Where `path` appears in the sandbox: inside the copy when it lies inside the reviewed repository."""
     if source and _inside(path, source) and path != source:
@@ -145,7 +184,7 @@ def _place(path: str, source: str | None) -> str:
     return path
 
 
-def _layout(found: _Found, source: str | None) -> tuple[str, list[Mount], list[str]]:
+def _layout(found: _Found, source: str | None, aliases: tuple[str, ...] = ()) -> tuple[str, list[Mount], list[str]]:
     """(the interpreter as the sandbox sees it, the binds and the link it needs, notes)."""
     visible = ["/usr", *ro_prefixes()]
     wanted = sorted({p for p in (found.venv, found.prefix) if p and not any(_inside(p, v) for v in visible)})
@@ -156,13 +195,13 @@ def _layout(found: _Found, source: str | None) -> tuple[str, list[Mount], list[s
     else:
         python = os.path.join(_place(found.prefix, source), os.path.relpath(found.real, found.prefix))
     notes: list[str] = []
-    if source:
+    for place in [source, *aliases] if source else []:
         taken = [*_PLAN_PATHS, *ro_prefixes(), *(m.dst for m in mounts if not m.dst.startswith("{root}"))]
-        clash = next((t for t in taken if _overlap(source, t)), None)
+        clash = next((t for t in taken if _overlap(place, t)), None)
         if clash is None:
-            mounts.append(Mount("symlink", source, SANDBOX_ROOT))
+            mounts.append(Mount("symlink", place, SANDBOX_ROOT))
         else:
-            notes.append(f"the reviewed copy cannot also appear at {source} in the sandbox (it overlaps {clash}): "
+            notes.append(f"the reviewed copy cannot also appear at {place} in the sandbox (it overlaps {clash}): "
                          "an editable install of the repository imports nothing there")
     return python, mounts, notes
 
@@ -232,7 +271,9 @@ def project_python(source: Path | None, *, explicit: Path | None = None, configu
     if found.venv and found.venv == os.path.realpath(sys.prefix):
         return PythonEnv(sys.executable, "showcause's own", (), tuple(notes), "")
     real_source = os.path.realpath(source) if source is not None else None
-    python, mounts, more = _layout(found, real_source)
+    aliases = tuple(_aliases(found, os.path.abspath(source), real_source)) if source is not None and real_source \
+        else ()
+    python, mounts, more = _layout(found, real_source, aliases)
     notes += more
     if isolation == "none" and real_source:
         notes.append(f"isolation none: paths of the environment into the repository (editable installs) lead to "
