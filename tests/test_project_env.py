@@ -322,3 +322,20 @@ def test_an_editable_path_through_a_symlink_imports_the_reviewed_tree(tmp_path: 
     code, doc = review("--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--python", str(venv))
     assert (code, doc["verdict"]) == (1, "MODIFY"), run_test_output(doc)
     assert "tests/test_total.py::test_total" in doc["claims"][0]["claim"]
+
+
+def test_tests_that_import_an_installed_copy_of_the_project_are_inconclusive(tmp_path: Path) -> None:
+    """A src layout whose tests import `inventory` and an environment with a (non-editable) installed copy of
+    it: the tests run that copy, not the tree, and would pass whatever the change does. Never a KEEP."""
+    repo = git_repo(tmp_path / "inv", [INVENTORY, {"src/inventory/__init__.py": "def total(items):\n"
+                                                                                "    return sum(items) + 1\n"}])
+    venv = make_venv(tmp_path / "env")
+    site = next((venv / "lib").glob("python*/site-packages"))
+    (site / "inventory").mkdir()
+    (site / "inventory" / "__init__.py").write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    code, doc = review("--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--python", str(venv))
+    assert (code, doc["verdict"], doc["error"]["code"]) == (3, "INCONCLUSIVE", "PROBE_UNRUNNABLE")
+    assert doc["error"]["message"].startswith(
+        f"tests/test_total.py: the tests imported inventory from {site / 'inventory' / '__init__.py'}, a copy "
+        "outside the tree under review"), doc["error"]["message"]
+    assert "pip install -e ." in doc["error"]["message"]

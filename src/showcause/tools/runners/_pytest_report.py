@@ -6,12 +6,15 @@ ids are made relative to the copy's root (``SHOWCAUSE_ROOT``), whatever director
 every file pytest made a collector for (a module with no tests included) to ``considered.jsonl`` beside it,
 and the plugins it loaded from the tree (conftests, ``pytest_plugins``, ``-p``) to ``plugins.jsonl``;
 ``pytest.json`` beside the report says which pytest ran and whether it was showcause's (appended to sys.path
-by the run's sitecustomize) or the project's own.
+by the run's sitecustomize) or the project's own. ``shadowed.json`` beside it names the tree's own top-level
+modules that the run imported from outside the tree (an installed copy of the project): then the tests did
+not test the tree.
 """
 
 import json
 import os
 import platform
+import sys
 
 _PATH = os.environ.get("SHOWCAUSE_REPORT", "")
 _ROOT = os.environ.get("SHOWCAUSE_ROOT", "")
@@ -115,3 +118,41 @@ def pytest_runtest_logreport(report):
         _emit(nodeid, outcome, _message(report) if report.failed else "")
     elif report.when == "teardown" and report.failed and _seen.get(nodeid) == "passed":
         _emit(nodeid, "error", _message(report))
+
+
+def _tree_names():
+    """The top-level modules and packages of the tree's import roots (its root, ``src``, and every entry of
+    sys.path inside it), by name; the standard library's always win, in the project's own runs too."""
+    root = os.path.realpath(_ROOT)
+    places = {root, os.path.join(root, "src")}
+    places.update(os.path.realpath(p) for p in sys.path if p and _inside(os.path.realpath(p), root))
+    names = set()
+    for place in places:
+        try:
+            entries = os.listdir(place)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.endswith(".py") and entry[:-3].isidentifier():
+                names.add(entry[:-3])
+            elif entry.isidentifier() and os.path.isfile(os.path.join(place, entry, "__init__.py")):
+                names.add(entry)
+    return names - set(getattr(sys, "stdlib_module_names", ()))
+
+
+def _inside(path, top):
+    return path == top or path.startswith(top.rstrip("/") + "/")
+
+
+def pytest_sessionfinish(session):
+    if not (_PATH and _ROOT):
+        return
+    root = os.path.realpath(_ROOT)
+    shadowed = []
+    for name in sorted(_tree_names()):
+        found = getattr(sys.modules.get(name), "__file__", None)
+        if found and not _inside(os.path.realpath(found), root):
+            shadowed.append({"module": name, "file": found})
+    if shadowed:
+        with open(os.path.join(os.path.dirname(_PATH), "shadowed.json"), "w", encoding="utf-8") as fh:
+            json.dump(shadowed, fh)

@@ -45,6 +45,21 @@ def read_pytest_report(out: Path) -> list[TestOutcome]:
     return list(latest.values())
 
 
+def _shadowed(out: Path) -> str:
+    """Why the run tested another copy of the project (`shadowed.json` of the report plugin), or ""."""
+    try:
+        rows = jsonsafe.load_file(out / "shadowed.json", max_bytes=jsonsafe.MAX_TOOL_JSON_BYTES)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""
+    found = [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+    if not found:
+        return ""
+    first = found[0]
+    return (f"the tests imported {first.get('module')} from {first.get('file')}, a copy outside the tree under "
+            "review (an installed package of the same name), so they did not test the change: install the project "
+            "editable in the environment the review uses (pip install -e .), or remove the installed copy")
+
+
 class PytestRunner:
     name: ClassVar[str] = "pytest"
     suffixes: ClassVar[tuple[str, ...]] = (".py",)
@@ -74,6 +89,9 @@ class PytestRunner:
         return Command(argv, pytest_env(env), cwd=self.project(tree, targets[0].split("::", 1)[0]))
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
+        shadow = _shadowed(out)
+        if shadow:   # what ran was another copy of the project: no outcome of it says anything about the tree
+            return [TestOutcome(f, "error", shadow) for f in dict.fromkeys(t.split("::", 1)[0] for t in targets)]
         return [o for o in read_pytest_report(out) if requested(o.test, targets)]
 
     def describe(self, out: Path, env: ProjectEnv) -> str:
