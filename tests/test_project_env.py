@@ -309,8 +309,8 @@ def test_an_editable_path_through_a_symlink_imports_the_reviewed_tree(tmp_path: 
     """The environment names the repository through a symlink (`link/inv/src` in a `.pth`), and an installed
     package of the same name sits in site-packages: were the copy not also at the linked path, the import
     would fall through to the installed package and find nothing to block (a symlinked work folder did this)."""
-    real = git_repo(tmp_path / "real" / "inv", [INVENTORY, {"src/inventory/__init__.py": "def total(items):\n"
-                                                                                         "    return sum(items) + 1\n"}])
+    broken = {"src/inventory/__init__.py": "def total(items):\n    return sum(items) + 1\n"}
+    git_repo(tmp_path / "real" / "inv", [INVENTORY, broken])
     (tmp_path / "link").symlink_to(tmp_path / "real")
     venv = make_venv(tmp_path / "env")
     site = next((venv / "lib").glob("python*/site-packages"))

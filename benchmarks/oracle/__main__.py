@@ -68,6 +68,20 @@ def _base_runs(project: Project, repo: Path, venv: Path | None, work: Path,
     return runs, baseline
 
 
+def _fresh_baseline(project: Project, repo: Path, venv: Path | None, work: Path) -> dict[str, float]:
+    """The project's own run (median of three) plus one type check, measured by this work folder's run: a
+    re-measure of the reviews (`--truth-from`) is set against a baseline taken beside it, never one taken
+    under another run's load (kept in `baselines.json`)."""
+    path = work / "baselines.json"
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if project.name not in kept:
+        runs = [run_suite(project, repo, BASE, venv) for _ in range(3)]
+        kept[project.name] = {"suite_s": sorted(r.seconds for r in runs)[1],
+                              "typecheck_s": _typecheck_seconds(project, repo, venv, BASE)}
+        path.write_text(json.dumps(kept, indent=0, sort_keys=True), encoding="utf-8")
+    return kept[project.name]
+
+
 def _typecheck_seconds(project: Project, repo: Path, venv: Path | None, ref: str = BASE) -> float:
     """One type check of the tree by the checker the project is set up for, as its CI would run it."""
     import subprocess
@@ -103,7 +117,19 @@ def _judge(project: Project, change: Change, repo: Path, venv: Path | None, base
             "review": {"verdict": seen.verdict, "exit": seen.exit_code, "seconds": round(seen.seconds, 2),
                        "cold_s": round(cold_s, 2) if cold_s else None, "blocked": list(seen.blocked_tests),
                        "other_blocks": list(seen.other_blocks), "ran": list(seen.ran)},
-            "compare": compare(truth, list(seen.blocked_tests), list(seen.ran))}
+            "compare": compare(truth, list(seen.blocked_tests), list(seen.ran)),
+            "judged": {"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "code": _code_version()}}
+
+
+def _code_version() -> str:
+    """The commit of showcause that judged a row (with `+` when its tree had edits): a row judged by other code
+    than the table's is found, and judged again, by this."""
+    import subprocess
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "src"], capture_output=True,
+                           text=True)
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 _BEGIN, _END = "<!-- BEGIN oracle-table -->", "<!-- END oracle-table -->"
@@ -178,6 +204,8 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
         for project, repo, _venv, change in plan:
             keep_judged(args.work, project, change, repo, earlier[change.id])
     todo = [item for item in plan if item[3].id not in done]
+    # Baselines of a re-measure: after the reviews, so that neither run meets the other.
+    remeasure = {p.name: (p, r, v) for p, r, v, _c in plan} if args.truth_from is not None else {}
     with results_path.open("a", encoding="utf-8") as out:
         for n, (project, repo, venv, change) in enumerate(todo, 1):
             _progress(n - 1, len(todo), change.id)
@@ -190,9 +218,16 @@ def _run(args: argparse.Namespace, projects: list[Project], done: dict[str, dict
             out.flush()
         _progress(len(todo), len(todo), "done")
         sys.stderr.write("\n")
+    for name, (project, repo, venv) in remeasure.items():
+        _progress(0, 1, f"baseline {name}")
+        baselines[name] = _fresh_baseline(project, repo, venv, args.work)
 
 
 def _write(args: argparse.Namespace, rows: dict[str, dict[str, object]], baselines: dict[str, dict[str, float]]) -> int:
+    fresh = args.work / "baselines.json"
+    if fresh.is_file():   # measured beside this folder's reviews: they win over the truth runs' own
+        for name, value in json.loads(fresh.read_text(encoding="utf-8")).items():
+            baselines.setdefault(name, value)
     for path in (args.work / "truth").glob("*.json"):
         if path.stem.endswith("-previous"):
             continue
