@@ -211,13 +211,14 @@ def test_an_editable_install_imports_the_reviewed_tree_not_the_working_tree(tmp_
     assert (code, doc["verdict"]) == (1, "MODIFY"), run_test_output(doc)
     assert "tests/test_total.py::test_total" in doc["claims"][0]["claim"]
     assert "the repository's .venv)" in run_test_output(doc)
-    # Without a sandbox the environment's paths lead to the working tree: the review cannot see the change,
-    # and says so.
+    # Without a sandbox the environment's paths lead to the working tree: the tests did not test the change,
+    # so the review is no evidence (never a KEEP), and says why.
     code, doc = review("--repo", str(repo), "--base", "HEAD~1", "--head", "HEAD", "--isolation", "none")
     note = (f"isolation none: paths of the environment into the repository (editable installs) lead to the "
             f"working tree at {repo.resolve()}, not to the reviewed copy")
-    assert note in doc["meta"]["warnings"] and note in run_test_output(doc)
-    assert (code, doc["verdict"]) == (0, "KEEP")
+    assert note in doc["meta"]["warnings"] and note in doc["error"]["message"]
+    assert (code, doc["verdict"], doc["error"]["code"]) == (3, "INCONCLUSIVE", "PROBE_UNRUNNABLE")
+    assert doc["error"]["message"].startswith(f"tests/test_total.py: the tests imported inventory from {repo}/src/")
 
 
 def test_pyright_resolves_imports_through_the_projects_interpreter(venvs: dict[str, Path], tmp_path: Path) -> None:

@@ -56,8 +56,8 @@ def _shadowed(out: Path) -> str:
         return ""
     first = found[0]
     return (f"the tests imported {first.get('module')} from {first.get('file')}, a copy outside the tree under "
-            "review (an installed package of the same name), so they did not test the change: install the project "
-            "editable in the environment the review uses (pip install -e .), or remove the installed copy")
+            "review, so they did not test the change: install the project editable (pip install -e .) in the "
+            "environment the review uses, or remove the installed copy")
 
 
 class PytestRunner:
