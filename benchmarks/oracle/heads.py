@@ -14,7 +14,7 @@ from typing import Any
 
 from .changes import Change
 from .projects import Project
-from .truth import SuiteRun, broken, differs, run_suite
+from .truth import FILE_FILTERS, SuiteRun, broken, differs, run_suite
 
 __all__ = ["HeadTruth", "head_truth", "keep_judged"]
 
@@ -25,6 +25,7 @@ class HeadTruth:
     flaky: bool              # head's outcomes differ between its runs
     seconds: float           # head's first whole-suite run
     error: str               # why that run gave no report ("" when it did)
+    per_file: bool = False   # read from one run per test file: the whole run gave no report in any run
 
 
 def _tree(repo: Path, ref: str) -> str:
@@ -55,24 +56,46 @@ def _store(work: Path, project: str, change: Change, key: str, found: HeadTruth)
     tmp.replace(path)   # whole or not at all: an interrupted run never leaves half a file
 
 
-def _cached(work: Path, project: str, change: Change, key: str) -> HeadTruth | None:
-    hit = _load(_path(work, project)).get(change.id)
+def _cached(work: Path, project: Project, change: Change, key: str) -> HeadTruth | None:
+    hit = _load(_path(work, project.name)).get(change.id)
     if not isinstance(hit, dict) or hit.get("key") != key or not isinstance(hit.get("value"), dict):
         return None
     value: dict[str, Any] = hit["value"]
-    return HeadTruth(tuple(value["truth"]), bool(value["flaky"]), float(value["seconds"]), str(value["error"]))
+    found = HeadTruth(tuple(value["truth"]), bool(value["flaky"]), float(value["seconds"]), str(value["error"]),
+                      bool(value.get("per_file")))
+    # Kept from whole runs that wrote no report, where one run per file can tell which tests broke: again.
+    return None if found.error and not found.per_file and project.runner in FILE_FILTERS else found
+
+
+def _per_file(project: Project, repo: Path, ref: str, venv: Path | None, base: list[SuiteRun]) -> SuiteRun:
+    """Head's suite run one test file at a time (the files base ran): where the whole run ended without a
+    report (a test that exits jest's process), each file says which of its own tests broke; a file that
+    writes no report has all its tests missing."""
+    outcomes: dict[str, str] = {}
+    seconds = 0.0
+    for file in sorted({t.split("::", 1)[0] for t in base[0].outcomes if "::" in t}):
+        run = run_suite(project, repo, ref, venv, files=(file,))
+        outcomes.update(run.outcomes)
+        seconds += run.seconds
+    return SuiteRun(outcomes, round(seconds, 2), 0)
 
 
 def head_truth(project: Project, change: Change, repo: Path, venv: Path | None, base: list[SuiteRun],
                work: Path) -> HeadTruth:
     """The change's truth, from the work folder when these two trees were judged before."""
     key = _key(repo, change)
-    hit = _cached(work, project.name, change, key)
+    hit = _cached(work, project, change, key)
     if hit is not None:
         return hit
     head = [run_suite(project, repo, change.branch, venv)]
     if head[0].error or differs(base, head[0]):
         head += [run_suite(project, repo, change.branch, venv) for _ in range(2)]
+    whole = head[0]
+    per_file = all(h.error for h in head) and project.runner in FILE_FILTERS
+    if per_file:
+        head = [_per_file(project, repo, change.branch, venv, base)]
+        if differs(base, head[0]):
+            head += [_per_file(project, repo, change.branch, venv, base) for _ in range(2)]
     # A suite that produced no report on head in every run, where base always did, ran none of its tests: the
     # change broke them all (a package that no longer imports from a conftest); a report some of the time is
     # flaky.
@@ -82,7 +105,7 @@ def head_truth(project: Project, change: Change, repo: Path, venv: Path | None, 
     truth = sorted(broken(base, head, removed)) if errors == {True} or errors == {False} else []
     flaky = len(errors) > 1 or (len(head) > 1 and len({frozenset(t for t, o in h.outcomes.items() if o == "passed")
                                                        for h in head}) > 1)
-    found = HeadTruth(tuple(truth), flaky, round(head[0].seconds, 2), head[0].error[:300])
+    found = HeadTruth(tuple(truth), flaky, round(whole.seconds, 2), whole.error[:300], per_file)
     _store(work, project.name, change, key, found)
     return found
 
@@ -109,7 +132,7 @@ def _removed_upstream(repo: Path, change: Change, base: list[SuiteRun], head: Su
 def keep_judged(work: Path, project: Project, change: Change, repo: Path, row: dict[str, object]) -> None:
     """Keep the truth of a row judged before this cache existed (same seed, same branches), unless kept."""
     key = _key(repo, change)
-    if _cached(work, project.name, change, key) is not None:
+    if _load(_path(work, project.name)).get(change.id, {}).get("key") == key:
         return
     truth = row.get("truth")
     found = HeadTruth(tuple(str(t) for t in truth) if isinstance(truth, list) else (),

@@ -166,8 +166,13 @@ def _json(path: Path, runner: str, root: str) -> Outcomes:
     return out
 
 
-def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout_s: float = 1800) -> SuiteRun:
-    """The project's whole suite on `ref`, in the sandbox, with its environment."""
+FILE_FILTERS = ("jest", "vitest")   # runners whose command takes test files to run only those
+
+
+def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout_s: float = 1800,
+              files: tuple[str, ...] = ()) -> SuiteRun:
+    """The project's whole suite on `ref`, in the sandbox, with its environment; with `files` (a runner of
+    FILE_FILTERS), the same command given those test files, so that it runs only them."""
     from showcause.sandbox.nodeenv import node_mounts
     from showcause.sandbox.policy import load_policy
     from showcause.sandbox.projectenv import resolve_env
@@ -184,6 +189,7 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
         env = resolve_env(repo, python=venv / "bin" / "python" if venv else None,
                           extra=node_mounts(repo, (work,)))
         argv, report = _argv(project, env.python)
+        argv += [f"{{root}}/{f}" for f in files]
         policy = load_policy({"process": {"timeout_s": timeout_s, "max_output_bytes": 1 << 20}})
         started = time.monotonic()
         # node reserves far more address space than it uses (WebAssembly's guard regions: vitest, fetch); the
