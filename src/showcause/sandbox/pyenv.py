@@ -170,10 +170,11 @@ def _aliases(found: _Found, given: str, real: str) -> list[str]:
         resolved = os.path.realpath(path)
         if not _inside(resolved, real):
             continue
-        rel = os.path.relpath(resolved, real)
-        alias = path.rstrip("/") if rel == "." else path.rstrip("/").removesuffix("/" + rel)
-        if alias != path.rstrip("/") or rel == ".":
-            found_at.add(alias)
+        rel, named = os.path.relpath(resolved, real), path.rstrip("/")
+        if rel == ".":
+            found_at.add(named)
+        elif named.endswith("/" + rel):   # the named path's own tail inside the repository: the rest leads to it
+            found_at.add(named[: -len(rel) - 1])
     return sorted(a for a in found_at if a != real)
 
 

@@ -116,14 +116,20 @@ def _in_class(module: list[ast.stmt], cls: ast.ClassDef, name: str, seen: set[st
     for base in cls.bases:
         if _unittest_base(module, base):
             continue
-        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
-                      and n.name == base.id), None)
+        local = _local_class(module, base)
         if local is None or local.name in seen:
             return None
         found = _in_class(module, local, name, seen)
         if found is not False:
             return found
     return False
+
+
+def _local_class(module: list[ast.stmt], base: ast.expr) -> ast.ClassDef | None:
+    """The class this module defines that `base` names (a plain name), or None."""
+    if not isinstance(base, ast.Name):
+        return None
+    return next((n for n in module if isinstance(n, ast.ClassDef) and n.name == base.id), None)
 
 
 def _unittest_base(module: list[ast.stmt], base: ast.expr) -> bool:
@@ -181,9 +187,8 @@ def _collected(module: list[ast.stmt], cls: ast.ClassDef, seen: set[str]) -> boo
     for base in cls.bases:
         if isinstance(base, ast.Name) and base.id == "object":
             continue
-        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
-                      and n.name == base.id and n.name not in seen), None)
-        found = _collected(module, local, seen) if local is not None else None
+        local = _local_class(module, base)
+        found = _collected(module, local, seen) if local is not None and local.name not in seen else None
         if found is not False:
             return found
     return False
@@ -200,8 +205,7 @@ def _class_tests(module: list[ast.stmt], cls: ast.ClassDef, seen: set[str]) -> s
     for base in cls.bases:
         if _unittest_base(module, base) or (isinstance(base, ast.Name) and base.id == "object"):
             continue
-        local = next((n for n in module if isinstance(n, ast.ClassDef) and isinstance(base, ast.Name)
-                      and n.name == base.id), None)
+        local = _local_class(module, base)
         if local is None or local.name in seen:
             return None
         inherited = _class_tests(module, local, seen)
