@@ -2,7 +2,8 @@
 share one process among the files of a project (jest: `batch_key`), one process for the whole batch, its
 files read one by one from its report. A file the batch did not run as it would alone (missing from the
 report, failed as a whole, or the process died, timed out or exited otherwise than 0/1) runs again alone,
-exactly as without the batch, in a fresh copy; only that solo run counts for it."""
+exactly as without the batch, in a fresh copy; only that solo run counts for it. A runner's group of files
+in one process (pytest's) that is killed runs its files alone the same way."""
 
 from __future__ import annotations
 
@@ -140,6 +141,31 @@ def _solo(lane: _Lane, runner: Runner, group: list[str], dirs: RunDirs, outs: It
     return Row(group, [proc], _read(runner, out, group, proc), about=describe_run(runner, out, lane.env))
 
 
+def _group(lane: _Lane, runner: Runner, group: list[str], dirs: RunDirs, outs: Iterator[int]) -> list[Row]:
+    """A runner's group of files in one process (pytest: one per project), its wall limit scaled as a batch's.
+    Killed (past its time, its CPU or its memory), it proves nothing about the files it had not finished:
+    each file then runs alone, as a batch's unfinished files do, and only those runs count (a machine under
+    load must not turn a whole suite's unfinished tests into timeouts of the change)."""
+    files = _files(group)
+    if len(files) == 1:
+        return [_solo(lane, runner, group, dirs, outs)]
+    limit = (lane.timeout_s or lane.policy.process.timeout_s) * min(len(files), _BATCH_SCALE)
+    started = _start(lane, runner, group, dirs, outs, limit)
+    if isinstance(started, str):
+        return [Row(group, problem=started, started=False)]
+    proc, out = started
+    if not killed(proc):
+        return [Row(group, [proc], _read(runner, out, group, proc), about=describe_run(runner, out, lane.env))]
+    return _alone(lane, runner, group, files)
+
+
+def _alone(lane: _Lane, runner: Runner, group: list[str], files: list[str]) -> list[Row]:
+    """Each of `files` run alone, in a copy no earlier process touched."""
+    with fresh_copy(lane.tree) as dirs:
+        outs = itertools.count()
+        return [_solo(lane, runner, [t for t in group if _file(t) == f], dirs, outs) for f in files]
+
+
 def _whole(runner: Runner, out: Path, file: str) -> bool:
     """The batch's report has `file` run as a file (not failed to load or run as a whole)."""
     ran = getattr(runner, "ran_whole", None)
@@ -166,10 +192,7 @@ def _batch(lane: _Lane, runner: Runner, group: list[str], dirs: RunDirs, outs: I
             carried = True
     again = [f for f in files if f not in rows]
     if again:   # alone, as without the batch, in a copy the batch never touched
-        with fresh_copy(lane.tree) as solo_dirs:
-            solo_outs = itertools.count()
-            for file in again:
-                rows[file] = _solo(lane, runner, [t for t in group if _file(t) == file], solo_dirs, solo_outs)
+        rows.update(zip(again, _alone(lane, runner, group, again), strict=True))
     return [rows[f] for f in files]
 
 
@@ -182,7 +205,6 @@ def run_lane(tree: Path, lane: list[tuple[Runner, list[str]]], policy: Policy, t
     with fresh_copy(tree) as dirs:
         outs = itertools.count()
         for runner, group in lane:
-            run: Callable[..., list[Row]] = _batch if len(_files(group)) > 1 and runner.per_file else (
-                lambda *a: [_solo(*a)])
+            run: Callable[..., list[Row]] = _batch if len(_files(group)) > 1 and runner.per_file else _group
             done.append(run(spec, runner, group, dirs, outs))
     return done
