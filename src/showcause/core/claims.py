@@ -7,8 +7,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
-__all__ = ["BLOCKING", "MAX_CLAIMS", "MAX_PARSED_CLAIMS", "SEVERITY_ORDER", "VERDICT_ORDER", "Claim", "FinalAnswer",
-           "most_severe"]
+__all__ = ["BLOCKING", "LISTED_ARTIFACTS", "MAX_CLAIMS", "MAX_PARSED_CLAIMS", "SEVERITY_ORDER", "VERDICT_ORDER",
+           "Claim", "FinalAnswer", "most_severe"]
 
 Verdict = Literal["KEEP", "WARNING", "MODIFY", "REPLACE", "INCONCLUSIVE"]
 VERDICT_ORDER = {"KEEP": 0, "WARNING": 1, "MODIFY": 2, "REPLACE": 3}
@@ -16,6 +16,9 @@ BLOCKING = ("MODIFY", "REPLACE")
 SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2, "critical": 3}
 MAX_CLAIMS = 5            # claims a review keeps (evidence/settle.py picks them after the gate)
 MAX_PARSED_CLAIMS = 20    # claims read from a model's answer, so the cap can choose among them
+# Artifacts a text of a review lists per claim (the JSON has all): a change that breaks 1,330 tests is one claim,
+# not a page.
+LISTED_ARTIFACTS = 10
 
 
 class Claim(BaseModel):

@@ -18,7 +18,7 @@ from showcause.core.progress import report
 from showcause.core.records import ToolCall
 from showcause.core.threads import ContextPool
 from showcause.evidence.renumber import Renumbering
-from showcause.tools.base import ToolContext, ToolOutput
+from showcause.tools.base import ToolContext, ToolOutput, kept_text
 from showcause.tools.registry import get_tool
 
 __all__ = ["UNRUNNABLE", "Ledger"]
@@ -65,8 +65,7 @@ def _arguments(args: Any) -> dict[str, Any]:
 def _cut(out: ToolOutput, limit: int) -> tuple[str, bool]:
     if len(out.text) <= limit:
         return out.text, False
-    kept = out.text[:limit]
-    kept = kept[: kept.rfind("\n") + 1] if "\n" in kept else kept
+    kept = kept_text(out.text, limit)
     dropped = len(out.text) - len(kept)
     return f"{kept}… [output cut: {dropped} more characters not shown; {out.advice}]", True
 

@@ -44,6 +44,7 @@ NO_TESTS = "no tests found: only types and references were checked"
 _MAX_NAMES = 8        # retired names searched per review
 _MAX_LISTED = 3       # artifacts spelled out per claim
 _CITED = 19           # tests one claim cites (with the call's id, the 20 references a claim may hold)
+_FILES_TEXT = 3000    # characters of file names one claim names (a claim's text holds 4000)
 
 
 def _where(a: Artifact) -> str:
@@ -51,20 +52,39 @@ def _where(a: Artifact) -> str:
 
 
 def _test_claims(call: ToolCall) -> list[Claim]:
-    """The call's test regressions, every one cited (the gate attaches the artifacts a claim cites), in claims
-    of at most _CITED tests each: a claim holds 20 references, the call's id among them."""
-    ids = [a.subject for a in call.artifacts if a.type == "test_regression"]
-    files = [a.file for a in call.artifacts if a.type == "test_regression"]
-    claims = []
-    for start in range(0, len(ids), _CITED):
-        part = ids[start : start + _CITED]
-        more = len(part) - _MAX_LISTED
-        listed = ", ".join(part[:_MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
-        claims.append(Claim(claim=f"The change breaks {listed}: failing on head, passing on base (or new and failing).",
-                            severity="high", location=files[start], evidence_refs=[call.id, *part],
-                            result="confirmed", verdict="MODIFY", fix="Make the failing tests pass again or justify "
-                            "the new behaviour by updating them in the same change."))
+    """The call's test regressions, every one cited (the gate attaches the artifacts a claim cites): up to
+    _CITED of them by id in one claim (a claim holds 20 references, the call's id among them); more by the
+    call's id alone, which offers all its artifacts, in claims that name their test files (the gate relates an
+    artifact to a claim that names its file), as many files as a claim's text holds."""
+    arts = [a for a in call.artifacts if a.type == "test_regression"]
+    if not arts:
+        return []
+    if len(arts) <= _CITED:
+        ids = [a.subject for a in arts]
+        more = len(ids) - _MAX_LISTED
+        listed = ", ".join(ids[:_MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
+        return [_broken(f"The change breaks {listed}", arts[0].file, [call.id, *ids])]
+    per_file: dict[str, int] = {}
+    for a in arts:
+        per_file[a.file] = per_file.get(a.file, 0) + 1
+    claims, part = [], list[str]()
+    for file in [*per_file, ""]:   # "" ends the last part
+        if part and (not file or sum(len(f) + 8 for f in [*part, file]) > _FILES_TEXT):
+            named = ", ".join(f"{f} ({per_file[f]})" for f in part)
+            total = sum(per_file[f] for f in part)
+            claims.append(_broken(f"The change breaks {total} tests, in {named} ({call.id}'s results name each)",
+                                  part[0], [call.id]))
+            part = []
+        if file:
+            part.append(file)
     return claims
+
+
+def _broken(said: str, location: str, refs: list[str]) -> Claim:
+    return Claim(claim=f"{said}: failing on head, passing on base (or new and failing).", severity="high",
+                 location=location, evidence_refs=refs, result="confirmed", verdict="MODIFY",
+                 fix="Make the failing tests pass again or justify the new behaviour by updating them in the same "
+                     "change.")
 
 
 def _type_claim(call: ToolCall) -> Claim | None:

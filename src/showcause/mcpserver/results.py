@@ -7,6 +7,7 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent
 
+from showcause.core.claims import LISTED_ARTIFACTS
 from showcause.core.errors import ShowcauseError
 
 __all__ = ["error_result", "json_result", "review_text"]
@@ -45,7 +46,10 @@ def review_text(doc: dict[str, Any]) -> str:
         status = claim.get("gate", {}).get("status")
         out.append(f"- {claim.get('verdict')} ({status}): {claim.get('claim')}")
         if status == "validated":
-            out += [f"    evidence {_artifact(a)}" for a in claim.get("gate", {}).get("artifacts", [])]
+            arts = claim.get("gate", {}).get("artifacts", [])
+            out += [f"    evidence {_artifact(a)}" for a in arts[:LISTED_ARTIFACTS]]
+            if len(arts) > LISTED_ARTIFACTS:   # a change that breaks 1,330 tests: the structured content names each
+                out.append(f"    and {len(arts) - LISTED_ARTIFACTS} more, each in the structured content")
     failed = [f"{c['id']} {c['tool']}" for c in doc.get("tool_calls", []) if not c.get("ok")]
     if failed:
         out.append("calls that did not run to an outcome: " + ", ".join(failed))

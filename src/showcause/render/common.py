@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 
-from showcause.core.claims import MAX_CLAIMS
+from showcause.core.artifacts import Artifact
+from showcause.core.claims import LISTED_ARTIFACTS, MAX_CLAIMS
 from showcause.core.records import GatedClaim
 from showcause.core.result import ReviewResult
 
-__all__ = ["claim_location", "dropped_note", "from_probes", "notes", "one_line"]
+__all__ = ["claim_location", "dropped_note", "from_probes", "listed_artifacts", "notes", "one_line"]
 
 _LOC = re.compile(r"^(?P<file>[^:\s]+?)(?::(?P<line>\d+))?(?::\d+)?$")
 
@@ -21,6 +22,13 @@ def claim_location(c: GatedClaim) -> tuple[str, int | None] | None:
     if m and not m["file"].startswith(("/", "..")):
         return m["file"], int(m["line"]) if m["line"] else None
     return None
+
+
+def listed_artifacts(c: GatedClaim) -> tuple[list[Artifact], str]:
+    """The artifacts a text format lists for a claim, and what it says of the rest (every one is in the JSON)."""
+    rest = len(c.artifacts) - LISTED_ARTIFACTS
+    said = f"and {rest} more, each in the JSON result (--format json)" if rest > 0 else ""
+    return c.artifacts[:LISTED_ARTIFACTS], said
 
 
 def notes(result: ReviewResult) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from showcause.core.escape import md_code_block, md_code_span, md_text
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, dropped_note, from_probes, notes, one_line
+from showcause.render.common import claim_location, dropped_note, from_probes, listed_artifacts, notes, one_line
 
 __all__ = ["render_markdown"]
 
@@ -41,10 +41,13 @@ def _body(result: ReviewResult) -> str:
         said = f"; model said {c.claim.verdict}" if c.claim.verdict != c.verdict else ""
         found = "; found by the mechanical probes" if from_probes(result, c) else ""
         out.append(f"   _{_STATUS[c.status]}_{said}{found}")
-        for a in c.artifacts:
+        listed, rest = listed_artifacts(c)
+        for a in listed:
             place = a.file + (f":{a.line}" if a.line else "")
             out.append(f"   - {md_code_span(a.type)} {md_text(place)} ({md_text(a.tool_call)}): "
                        f"{md_text(one_line(a.detail, 200))}")
+        if rest:
+            out.append(f"   - {md_text(rest)}")
         if c.claim.fix:
             out.append(f"   - suggested fix: {md_text(one_line(c.claim.fix, 300))}")
     note = dropped_note(result)

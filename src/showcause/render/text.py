@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from showcause.core.result import ReviewResult
-from showcause.render.common import claim_location, dropped_note, from_probes, notes
+from showcause.render.common import claim_location, dropped_note, from_probes, listed_artifacts, notes
 
 __all__ = ["render_text"]
 
@@ -25,8 +25,11 @@ def render_text(result: ReviewResult) -> str:
         loc = f" [{where[0]}{':' + str(where[1]) if where[1] else ''}]" if where else ""
         source = ", from the probes" if from_probes(result, c) else ""
         out.append(f"{i}. {c.verdict} ({c.status}{source}){loc}: {c.claim.claim}")
-        for a in c.artifacts:
+        listed, rest = listed_artifacts(c)
+        for a in listed:
             out.append(f"   {a.tool_call} {a.type} {a.file}{':' + str(a.line) if a.line else ''}: {a.detail}")
+        if rest:
+            out.append(f"   {rest}")
         for r in c.reasons:
             out.append(f"   - {r}")
     note = dropped_note(result)

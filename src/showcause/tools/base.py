@@ -16,7 +16,16 @@ from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.snapshot import Snapshot
 
-__all__ = ["Args", "Tool", "ToolContext", "ToolOutput"]
+__all__ = ["Args", "Tool", "ToolContext", "ToolOutput", "kept_text"]
+
+
+def kept_text(text: str, limit: int) -> str:
+    """What the output cap keeps of `text`: whole lines only, up to `limit` characters (all of it when it fits).
+    The ledger cuts by it; a tool that must know which of its lines will be shown asks it the same."""
+    if len(text) <= limit:
+        return text
+    kept = text[:limit]
+    return kept[: kept.rfind("\n") + 1] if "\n" in kept else kept
 
 
 class Args(BaseModel):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import Field, field_validator
@@ -9,7 +10,7 @@ from pydantic import Field, field_validator
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.errors import ToolArgumentError
 from showcause.core.threads import ContextPool
-from showcause.tools.base import Args, ToolContext, ToolOutput
+from showcause.tools.base import Args, ToolContext, ToolOutput, kept_text
 from showcause.tools.differential import BAD, Comparison, Finding, base_after, compare, file_of, start_base
 from showcause.tools.runners.registry import runner_for
 from showcause.tools.testexec import (
@@ -96,6 +97,22 @@ def _artifact(f: Finding, line: str) -> Artifact:
     return Artifact("test_regression", file_of(f.test), None, detail, line, subject=f.test)
 
 
+def _counted(top: list[str], lines: list[str], artifacts: list[Artifact],
+             limit: int) -> tuple[list[str], list[Artifact]]:
+    """Every regression stays evidence when the output cap cuts its own line: one line at the top, where the
+    cap never reaches, counts them all (each is named in the call's results) and shows those whose own line
+    was cut. Without a cut the text is left as it is."""
+    whole = "\n".join([*top, *lines])
+    if not artifacts or kept_text(whole, limit) == whole:
+        return top, artifacts
+    files = len({a.file for a in artifacts})
+    count = (f"BROKEN {len(artifacts)} test(s) in {files} file(s): failed every run on head and passed every run "
+             "on base, or new and failed; those the output cap cuts below are named in this call's results")
+    top = [top[0], count, *top[1:]]
+    shown = set(kept_text("\n".join([*top, *lines]), limit).split("\n"))
+    return top, [a if a.line_text in shown else replace(a, line_text=count) for a in artifacts]
+
+
 def _result(f: Finding | None, test: str, head: str) -> dict[str, Any]:
     row: dict[str, Any] = {"test": test, "head": head, "base": f.base if f else None}
     if f is not None and f.runs:
@@ -177,6 +194,7 @@ class RunTestTool:
             lines.append(line)
             shown.append(Shown(file_of(o.test), None, line, test=o.test))
         base_targets = sum(1 for t in targets if (ctx.snapshot.base / file_of(t)).is_file())
-        return ToolOutput(text="\n".join([_head_line(label, cmp, head, base_targets), *gone, *lines]), shown=shown,
-                          artifacts=artifacts, isolation=head.proc.isolation, results=results,
-                          advice="run a single test id")
+        top = [_head_line(label, cmp, head, base_targets), *gone]
+        top, artifacts = _counted(top, lines, artifacts, ctx.policy.output.max_chars)
+        return ToolOutput(text="\n".join([*top, *lines]), shown=shown, artifacts=artifacts,
+                          isolation=head.proc.isolation, results=results, advice="run a single test id")
