@@ -102,3 +102,12 @@ def test_mocha_takes_the_interface_scripts_test_names_and_a_file_that_does_not_l
         ("test/test.js::Flatten > Nested once", "passed")]
     [(test, outcome)] = [(o.test, o.outcome) for o in _run(repo, ["test/broken.js"])]
     assert (test, outcome) == ("test/broken.js", "error")
+
+
+def test_a_mocha_title_with_a_line_separator_is_read(modules: Path, tmp_path: Path):
+    """JSON.stringify leaves U+2028 in a title raw; a reader that split the report at it lost the test."""
+    files = {**MOCHA, "test/sep.js": ("describe('s', () => {\n  it('line\u2028separator', () => {});\n"
+                                      "  it('plain', () => {});\n});\n")}
+    repo = js_repo(tmp_path / "sep", files, {"README.md": "x\n"}, modules)
+    assert [(o.test, o.outcome) for o in _run(repo, ["test/sep.js"])] == [
+        ("test/sep.js::s > line\u2028separator", "passed"), ("test/sep.js::s > plain", "passed")]

@@ -16,8 +16,8 @@ from pathlib import Path
 from showcause.core.cachedir import cache_root
 from showcause.core.hostproc import HOST_CWD, host_env, which
 
-__all__ = ["cached_toolchain", "checkout_toolchain", "node_modules", "pyright_node", "test_node_options",
-           "tsc_native", "tsc_path", "v8_flags"]
+__all__ = ["cached_toolchain", "checkout_toolchain", "node_modules", "node_test_batches", "pyright_node",
+           "test_node_options", "tsc_native", "tsc_path", "v8_flags"]
 
 _NODE_ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 
@@ -95,6 +95,13 @@ def test_node_options(node: str) -> str:
     lexer makes several), so that the address-space limit of the sandbox does not kill it. Empty where
     this node has no such option (older than 20.15)."""
     return "--disable-wasm-trap-handler" if "--disable-wasm-trap-handler" in _node_help(node) else ""
+
+
+def node_test_batches(node: str) -> bool:
+    """Whether this node's test runner can share one process among test files and say which file each test
+    came from: files one after another (``--test-concurrency``, node 20.10 and later), each still in a child
+    process of its own, with the file on every test event a reporter reads."""
+    return "--test-concurrency" in _node_help(node)
 
 
 def v8_flags(node: str) -> list[str]:

@@ -58,7 +58,7 @@ def ask(tree: Path, policy: Policy, env: ProjectEnv, cmd: Command, report: str =
 def last_json_line(text: str) -> object | None:
     """The last line of a process's output that is a JSON array (jest prints `--listTests --json` so; a
     config that prints runs before it)."""
-    for line in reversed(text.splitlines()[-1000:]):
+    for line in reversed(text.split("\n")[-1000:]):   # JSON keeps U+2028 raw: split at \n only
         if line.startswith("["):
             try:
                 return jsonsafe.loads(line, max_bytes=_MAX_REPORT)

@@ -188,7 +188,8 @@ def read_mocha_report(path: Path, file: str) -> list[TestOutcome]:
     latest: dict[str, TestOutcome] = {}
     if not path.is_file():
         return []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    # JSON.stringify leaves U+2028 in a title raw: split at \n only (splitlines would cut the line in two).
+    for line in path.read_text(encoding="utf-8", errors="replace").split("\n"):
         try:
             row = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES)
         except ValueError:   # a line cut by a kill, or one the code under test wrote too large or deep

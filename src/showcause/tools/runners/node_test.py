@@ -1,8 +1,12 @@
-"""`node --test`, one process per test file, read back from its junit reporter."""
+"""`node --test`: the test files of a package share one process (node 20.10 and later: one file after another,
+each in a child process of its own as node runs them), read back file by file from showcause's reporter
+(`_node_report.mjs`: a JSON line per test with its file); an older node runs one process per file, read back
+from its junit reporter. Both name a test by its suites' names, nested as node's junit nests them."""
 
 from __future__ import annotations
 
 import html
+import shutil
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,11 +16,24 @@ from showcause.core import jsonsafe
 from showcause.core.hostproc import which
 from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
+from showcause.sandbox.toolchain import node_test_batches
 from showcause.tools.runners.base import Command, TestOutcome
 from showcause.tools.runners.globs import discover_tests
 from showcause.tools.runners.jsproject import NODE_ADDRESS_MB, project_for
+from showcause.tools.runners.jsreport import target_files, wanted
 
-__all__ = ["NodeTestRunner", "read_junit"]
+__all__ = ["NodeTestRunner", "read_junit", "read_report"]
+
+
+_REPORTER = Path(__file__).with_name("_node_report.mjs")
+
+
+def _failure(kind: str, msg: str) -> str:
+    """The outcome of a failed test by node's failure type: a timeout, an error around the test (a hook, an
+    uncaught exception, cancelled with its parent), else a failure of the test itself."""
+    lowered = kind.lower()
+    return ("timeout" if "timeout" in lowered or "timed out" in msg else
+            "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent") else "failed")
 
 
 def _junit_case(case: ET.Element, prefix: str, file: str) -> TestOutcome:
@@ -26,11 +43,7 @@ def _junit_case(case: ET.Element, prefix: str, file: str) -> TestOutcome:
         outcome, msg = "skipped", ""
     elif failure is not None:
         msg = failure.get("message", "") or ""
-        kind = failure.get("type", "")
-        lowered = kind.lower()
-        outcome = ("timeout" if "timeout" in lowered or "timed out" in msg else
-                   "error" if lowered in ("hookfailure", "uncaughtexception", "cancelledbyparent")
-                   else "failed")
+        outcome = _failure(failure.get("type", ""), msg)
     else:
         outcome, msg = "passed", ""
     first = html.unescape(msg).strip().splitlines()[0][:300] if msg.strip() else ""
@@ -54,6 +67,65 @@ def _walk_junit(root: ET.Element, file: str) -> list[TestOutcome]:
         elif child.tag == "testcase":
             acc.append(_junit_case(child, prefix, file))
     return acc
+
+
+def _rows(out: Path) -> tuple[list[dict[str, object]], bool] | None:
+    """The reporter's lines and whether the run ended; None without its report (a junit run). Capped: the
+    code under test can write this file."""
+    path = out / "node.jsonl"
+    if not path.is_file():
+        return None
+    rows: list[dict[str, object]] = []
+    ended = False
+    for line in path.read_text(encoding="utf-8", errors="replace").split("\n")[:100_000]:   # U+2028 stays raw in JSON
+        try:
+            row = jsonsafe.loads(line, max_bytes=64_000)
+        except ValueError:   # a line the code under test wrote, or cut by a kill
+            continue
+        if isinstance(row, dict):
+            ended = ended or row.get("end") is True
+            rows.append(row)
+    return rows, ended
+
+
+def _is(at: object, file: str) -> bool:
+    return isinstance(at, str) and (at == file or at.endswith("/" + file))
+
+
+def _mine(row: dict[str, object], file: str) -> bool:
+    return _is(row.get("file"), file)
+
+
+def _whole(rows: list[dict[str, object]], file: str) -> bool:
+    """`file` started in the batch and its tests say so: none of them was defined in another test file the batch
+    started, nor any test defined in it reported under another (the order node reports in, which the reporter
+    follows, would then not be the order it ran in)."""
+    started = {str(r["start"]) for r in rows if isinstance(r.get("start"), str)}
+    if not any(_is(at, file) for at in started):
+        return False
+    for row in rows:
+        here, defined = _mine(row, file), _is(row.get("defined"), file)
+        if (here and not defined and row.get("defined") in started) or (defined and not here and "file" in row):
+            return False
+    return True
+
+
+def _reported(row: dict[str, object], file: str) -> TestOutcome | None:
+    path = row.get("path")
+    if not isinstance(path, list) or not path:
+        return None
+    msg = str(row.get("message") or "")[:300]
+    outcome = ("skipped" if row.get("skipped") else _failure(str(row.get("type") or ""), msg) if row.get("failed")
+               else "passed")
+    return TestOutcome(f"{file}::{' > '.join(str(p) for p in path)}", outcome, msg if outcome != "passed" else "")
+
+
+def read_report(out: Path, file: str) -> list[TestOutcome]:
+    """The tests of `file` in the run's report (showcause's reporter, else junit)."""
+    found = _rows(out)
+    if found is None:
+        return read_junit(out, file)
+    return [o for row in found[0] if _mine(row, file) and (o := _reported(row, file)) is not None]
 
 
 def read_junit(out: Path, file: str) -> list[TestOutcome]:
@@ -80,26 +152,46 @@ class NodeTestRunner:
         return discover_tests(tree, tuple(g for g in policy.tests.discover if g.endswith(self.suffixes)))
 
     def prepare(self, out: Path) -> None:
-        (out / "junit.xml").unlink(missing_ok=True)
+        shutil.copy(_REPORTER, out / _REPORTER.name)
+        for name in ("junit.xml", "node.jsonl"):
+            (out / name).unlink(missing_ok=True)
+
+    def batch_key(self, tree: Path, file: str, env: ProjectEnv) -> str | None:
+        """The process a file may share: its package's, where this node runs files one after another."""
+        return project_for(tree, file).dir if node_test_batches(_node()) else None
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
-        node = which("node") or "/usr/bin/node"
-        file = targets[0].split("::", 1)[0]
-        return Command([node, "--test", f"--test-timeout={1000 * policy.process.test_timeout_s}",
-                        "--test-reporter=junit", "--test-reporter-destination={out}/junit.xml",
-                        "--test-reporter=dot", "--test-reporter-destination=stdout", "--", file], {},
+        node = _node()
+        files = target_files(targets)
+        limit = f"--test-timeout={1000 * policy.process.test_timeout_s}"
+        dots = ["--test-reporter=dot", "--test-reporter-destination=stdout"]
+        if not node_test_batches(node):   # one file, read from junit
+            return Command([node, "--test", limit, "--test-reporter=junit",
+                            "--test-reporter-destination={out}/junit.xml", *dots, "--", files[0]], {},
+                           address_mb=NODE_ADDRESS_MB)
+        return Command([node, "--test", "--test-concurrency=1", limit, f"--test-reporter={{out}}/{_REPORTER.name}",
+                        "--test-reporter-destination={out}/node.jsonl", *dots, "--", *files], {},
                        address_mb=NODE_ADDRESS_MB)
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
-        file = targets[0].split("::", 1)[0]
-        wanted = {t for t in targets if "::" in t}
-        whole = any("::" not in t for t in targets)
-        return [o for o in read_junit(out, file) if whole or o.test in wanted]
+        return wanted([o for f in target_files(targets) for o in read_report(out, f)], targets)
 
     def reported(self, out: Path, file: str) -> bool:
-        # node names a file that did not load or exited early in its junit report, so any report is its own.
+        # node names a file that did not load or exited early in its report, so any report is its own.
+        found = _rows(out)
+        if found is not None:
+            return found[1]
         try:
             ET.parse(out / "junit.xml")
         except (OSError, ET.ParseError):
             return False
         return True
+
+    def ran_whole(self, out: Path, file: str) -> bool:
+        """Each file runs in a child process of its own, in a batch as alone: any test of it is its whole run."""
+        found = _rows(out)
+        return found is not None and found[1] and _whole(found[0], file)
+
+
+def _node() -> str:
+    return which("node") or "/usr/bin/node"

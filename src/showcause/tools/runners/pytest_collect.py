@@ -65,7 +65,7 @@ def _rows(path: Path) -> list[object]:
     if not path.is_file():
         return []
     out = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines()[:_MAX_FILES]:
+    for line in path.read_text(encoding="utf-8", errors="replace").split("\n")[:_MAX_FILES]:
         try:
             out.append(jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES))
         except ValueError:

@@ -31,7 +31,7 @@ def read_pytest_report(out: Path) -> list[TestOutcome]:
     report = out / "report.jsonl"
     if not report.is_file():
         return []
-    for line in report.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in report.read_text(encoding="utf-8", errors="replace").split("\n"):
         try:
             row = jsonsafe.loads(line, max_bytes=jsonsafe.MAX_ROW_BYTES)
         except ValueError:   # a line cut by a kill, or a row the code under test wrote too large or deep

@@ -1,0 +1,80 @@
+"""The `node --test` files of one package share one node process (real node in the sandbox, through
+`run_tests`): one file after another, each still in a child process of its own as node runs it, read back file
+by file from showcause's reporter, with the test ids a file's own run gives.
+
+Found on fast-json-stringify: one sandboxed node per test file made a review of its 65 files take ~50 s where
+its own `node --test` takes ~13 s."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builders import make_case
+from showcause.core.hostproc import which
+from showcause.sandbox.policy import load_policy
+from showcause.sandbox.toolchain import node_test_batches
+from showcause.service.inputs import open_snapshot, tool_context
+from showcause.tools import testexec
+
+pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
+
+HEAD = "const {describe, it, test} = require('node:test');\nconst assert = require('node:assert');\n"
+GOOD = {f"test/good{i}.test.js": HEAD + f"describe('g{i}', () => {{ it('ok', () => assert.equal({i}, {i})); }});\n"
+        for i in range(6)}
+SHAPES = {
+    "test/shapes.test.js": HEAD + (
+        "describe('outer', () => {\n  it('fails', () => { assert.strictEqual(1, 2, 'one is not two'); });\n"
+        "  describe('inner', () => { it('deep', () => {}); it.skip('skipped', () => {}); });\n"
+        "  it('slow', { timeout: 50 }, async () => { await new Promise((r) => setTimeout(r, 2000)); });\n});\n"
+        "test('parent', async (t) => { await t.test('child', () => {}); });\n"
+        # JSON.stringify leaves U+2028 raw: a reader splitting lines at it lost this test.
+        "test('line\u2028separator', () => {});\n"),
+    "test/loadfails.test.js": "throw new Error('cannot load');\n",
+    "test/exits.test.js": HEAD + "test('before', () => {});\ntest('exits', () => { process.exit(0); });\n",
+    # Tests a helper module defines: node says they come from the helper; they ran in the file that called it.
+    "test/usehelper.test.js": "require('./helper.js')('from helper');\n",
+}
+HELPER = {"test/helper.js": HEAD + ("module.exports = (name) => test(name, async (t) => {\n"
+                                   "  await t.test('inner', () => {});\n});\n")}
+
+
+def _run(tmp_path: Path, files: dict[str, str]) -> dict[str, tuple[str, str]]:
+    case = make_case(tmp_path / "c", {"package.json": '{"name": "p", "private": true}\n', **HELPER, **files},
+                     {"README.md": "x\n"}, checks={"tests": [], "typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        run = testexec.run_tests(snap.head, sorted(files), load_policy(), env=tool_context(snap).env)
+    return {o.test: (o.outcome, o.message) for o in run.outcomes}
+
+
+def _files(argv: tuple[str, ...]) -> list[str]:
+    return [a for a in argv[argv.index("--") + 1:]] if "--" in argv else []
+
+
+def test_the_files_of_a_package_share_a_node_process(tmp_path: Path, started: list[tuple[str, ...]]):
+    assert node_test_batches(which("node") or "/usr/bin/node")   # node 20.10 and later, as on these hosts
+    rows = _run(tmp_path, GOOD)
+    assert rows == {f"test/good{i}.test.js::g{i} > ok": ("passed", "") for i in range(6)}
+    assert sorted(len(_files(argv)) for argv in started) == [3, 3]
+    assert all("--test-concurrency=1" in argv for argv in started)
+
+
+def test_each_file_of_a_batch_gets_the_result_it_gets_alone(tmp_path: Path, started: list[tuple[str, ...]]):
+    rows = _run(tmp_path, {**SHAPES, **dict(list(GOOD.items())[:1])})
+    # A file that fails to load, and one whose test ends its process (node then reports the file, as in its own
+    # junit report), are named by their path in the sandbox.
+    whole = {t.split("::", 1)[0]: v for t, v in rows.items() if t.endswith(".test.js") and "/" in t.split("::")[1]}
+    assert whole == {"test/loadfails.test.js": ("failed", "test failed"), "test/exits.test.js": ("passed", "")}
+    assert {t: v for t, v in rows.items() if t.split("::", 1)[0] not in whole} == {
+        "test/shapes.test.js::outer > fails": ("failed", "one is not two"),
+        "test/shapes.test.js::outer > inner > deep": ("passed", ""),
+        "test/shapes.test.js::outer > inner > skipped": ("skipped", ""),
+        "test/shapes.test.js::outer > slow": ("timeout", "test timed out after 50ms"),
+        "test/shapes.test.js::parent > child": ("passed", ""),
+        "test/shapes.test.js::line\u2028separator": ("passed", ""),
+        "test/good0.test.js::g0 > ok": ("passed", ""),
+        "test/usehelper.test.js::from helper > inner": ("passed", ""),
+    }
+    # Two batches, no file run again alone: a file's child process is its own in a batch as alone.
+    assert sorted(len(_files(argv)) for argv in started) == [2, 3]
