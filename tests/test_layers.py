@@ -169,3 +169,18 @@ def test_the_facade_check_sees_a_bypass(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setattr(sys.modules[__name__], "SRC", fake)
     assert _front_end_bypasses() == ["bench/attempts.py:1 imports showcause.service.review",
                                      "cli.py:2 imports showcause.judges"]
+
+
+def test_the_architecture_doc_draws_every_ranked_package():
+    """docs/architecture.md's layer diagram names every package this test ranks, at its rank (it once left
+    quorum/, mcpserver/ and ci/ out)."""
+    doc = (SRC.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    diagram = doc.split("## Layers", 1)[1].split("```", 2)[1]
+    drawn: dict[str, int] = {}
+    for line in diagram.splitlines():
+        parts = line.split()
+        if parts and parts[0].isdigit():
+            for word in parts[1:]:
+                if word.endswith("/") or word == "__main__":
+                    drawn[word.rstrip("/")] = int(parts[0])
+    assert drawn == RANKS

@@ -14,7 +14,7 @@ import pytest
 from builders import make_case
 from showcause.core.errors import EXIT_BAD_INPUT, InputError, exit_status
 from showcause.evidence.ledger import Ledger
-from showcause.judges.loop import Budget
+from showcause.judges.budget import Budget
 from showcause.sandbox.policy import Policy, default_policy_path, load_policy, tighter_only
 from showcause.sandbox.policy_doc import configuration_markdown, main, policy_toml
 from showcause.sandbox.policy_model import SECTIONS, tightening

@@ -1,4 +1,4 @@
-"""`showcause cases verify`: every label checked mechanically (DESIGN.md, "Repo cases")."""
+"""`showcause cases verify`: every label checked mechanically (docs/cases.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import Any
 
 __all__ = ["ARTIFACT_TYPES", "Artifact", "Shown"]
 
-# The only artifact kinds that can back a MODIFY/REPLACE (DESIGN.md, "Artifacts and the gate").
+# The only artifact kinds that can back a MODIFY/REPLACE (docs/gate.md, "What can back a block").
 ARTIFACT_TYPES = ("test_regression", "new_type_error", "dangling_reference")
 
 
@@ -36,5 +36,5 @@ class Artifact:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data.pop("line_text")
-        data.pop("subject")     # the stable result fields (DESIGN.md); `detail` says it for readers
+        data.pop("subject")     # the stable result fields (docs/gate.md); `detail` says it for readers
         return data

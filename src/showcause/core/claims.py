@@ -1,4 +1,4 @@
-"""Claims and verdicts: the judge's answer schema (DESIGN.md, "The model's final answer")."""
+"""Claims and verdicts: the judge's answer schema (docs/modes.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The review result (DESIGN.md, "Review result"): stable JSON fields and the exit code."""
+"""The review result: stable JSON fields and the exit code (docs/gate.md, "What the result says about each
+claim"; the exit codes: docs/modes.md)."""
 
 from __future__ import annotations
 

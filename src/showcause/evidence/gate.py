@@ -1,6 +1,6 @@
 """The gate: a blocking claim stands only when it cites an artifact the change introduced.
 
-Rules (DESIGN.md, "Artifacts and the gate"), each closing a hole of the predecessor's shallow gate:
+Rules (docs/gate.md), each closing a hole of the predecessor's shallow gate:
 - only `test_regression`, `new_type_error` and `dangling_reference` artifacts qualify, and the tools
   create them only when the change introduced them (red-on-base tests and pre-existing type errors never);
 - a cited tool id must exist; a cited location or test id must have been shown by a call of this review,

@@ -21,8 +21,7 @@ from showcause.judges.budget import Accountant, Budget
 from showcause.providers.base import Message, ModelTurn, Provider, ToolCallRequest, ToolSpec
 from showcause.tools.registry import tool_schemas
 
-# Budget lives in judges/budget.py; it is named here too for judges/contract.py, which imports it from here.
-__all__ = ["ANSWER_SCHEMA", "Budget", "LoopResult", "ask_for_answer", "run_tool_loop", "tool_specs"]
+__all__ = ["ANSWER_SCHEMA", "LoopResult", "ask_for_answer", "run_tool_loop", "tool_specs"]
 
 _FORCED = ("The tool budget for this review is used up. Give your final answer now, as the JSON described "
            "in the instructions, without calling tools.")
@@ -40,7 +39,7 @@ def _shape_only(schema: Any, names: bool = False) -> Any:
     return schema
 
 
-# What a turn without tools must answer with (the JSON final answer of DESIGN.md), for servers that can
+# What a turn without tools must answer with (the JSON final answer, docs/modes.md), for servers that can
 # constrain their output to a schema: small local models then answer in shape instead of in prose.
 ANSWER_SCHEMA: dict[str, Any] = _shape_only(FinalAnswer.model_json_schema())
 

@@ -1,4 +1,4 @@
-"""Head against base for one `run_test` call (DESIGN.md, "Evidence must be caused by the change").
+"""Head against base for one `run_test` call (docs/gate.md, "What can back a block").
 
 Base runs exactly what head ran (the same targets, in the same order, with the same command), so a test
 that fails only after another one changed shared state fails on both. A test that fails on head and passed

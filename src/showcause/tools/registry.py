@@ -17,7 +17,7 @@ __all__ = ["BUILTIN_TOOLS", "ENTRY_POINT_GROUP", "TOOLS", "all_tools", "get_tool
 
 ENTRY_POINT_GROUP = "showcause.tools"
 
-# DESIGN.md: the six names and their arguments are a public contract; this order is the order models see.
+# docs/tools.md: the names and their arguments are a public contract; this order is the order models see.
 _BUILTINS = {
     "search": "showcause.tools.search:SearchTool",
     "find_symbol": "showcause.tools.find_symbol:FindSymbolTool",
