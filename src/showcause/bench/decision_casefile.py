@@ -89,14 +89,8 @@ class DecisionCase:
 def load_decision_case(path: Path) -> DecisionCase:
     """Read one case file against the schema (strict: unknown fields and wrong types are refused)."""
     path = Path(path)
-    try:
-        raw = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_CASE_BYTES)
-    except FileNotFoundError:
-        raise InputError(f"{path.name}: no such decision case") from None
-    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps of jsonsafe
-        raise InputError(f"{path.name}: {exc}") from None
-    if not isinstance(raw, dict):
-        raise InputError(f"{path.name}: a decision case is a JSON object")
+    raw = jsonsafe.load_object(path, max_bytes=jsonsafe.MAX_CASE_BYTES, missing=f"{path.name}: no such decision case",
+                               unreadable=f"{path.name}: ", not_object=f"{path.name}: a decision case is a JSON object")
     try:
         return DecisionCase(path, DecisionCaseDoc.model_validate(raw))
     except ValidationError as exc:

@@ -37,6 +37,7 @@ __all__ = [
     "check_size",
     "extent",
     "load_file",
+    "load_object",
     "loads",
     "loads_input",
     "read_capped",
@@ -147,6 +148,21 @@ def read_capped(path: Path, max_bytes: int) -> str:
 def load_file(path: Path, *, max_bytes: int, max_depth: int = MAX_DEPTH) -> Any:
     """`loads` of a file's text; OSError and UnicodeDecodeError pass through for the caller to word."""
     return loads(read_capped(path, max_bytes), max_bytes=max_bytes, max_depth=max_depth)
+
+
+def load_object(path: Path, *, max_bytes: int, missing: str, unreadable: str, not_object: str) -> dict[str, Any]:
+    """A JSON object from a file a user named, or an InputError: `missing` when there is no such file,
+    `unreadable` followed by the reason when it cannot be read or parsed within the caps, `not_object` when it
+    holds something else (a case file, for example)."""
+    try:
+        raw = load_file(path, max_bytes=max_bytes)
+    except FileNotFoundError:
+        raise InputError(missing) from None
+    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps
+        raise InputError(f"{unreadable}{exc}") from None
+    if not isinstance(raw, dict):
+        raise InputError(not_object)
+    return raw
 
 
 def check_depth(value: Any, max_depth: int = MAX_DEPTH) -> None:

@@ -106,14 +106,10 @@ def _env(raw: object, path: Path) -> CaseEnv:
 
 def load_case_input(case_dir: Path) -> CaseInput:
     path = case_dir / "case.json"
-    try:
-        doc = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_CASE_BYTES)
-    except FileNotFoundError:
-        raise InputError(f"{case_dir}: not a repo case (no case.json)") from None
-    except (OSError, ValueError) as exc:   # unreadable, not JSON, or beyond the caps of jsonsafe
-        raise InputError(f"{path}: unreadable case.json: {exc}") from exc
-    if not isinstance(doc, dict):
-        raise InputError(f"{path}: case.json must hold an object")
+    doc = jsonsafe.load_object(path, max_bytes=jsonsafe.MAX_CASE_BYTES,
+                               missing=f"{case_dir}: not a repo case (no case.json)",
+                               unreadable=f"{path}: unreadable case.json: ",
+                               not_object=f"{path}: case.json must hold an object")
     checks = doc.get("checks") or {}
     tests = checks.get("tests") or []
     if not isinstance(tests, list) or not all(isinstance(t, str) for t in tests):
