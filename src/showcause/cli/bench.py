@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -12,6 +12,9 @@ from typer.core import TyperGroup
 from showcause import service
 from showcause.cli.app import ConfigOpt, IsolationOpt, app, cases_app, fail
 from showcause.core.errors import ShowcauseError, exit_status
+
+if TYPE_CHECKING:
+    from showcause.bench.runner import BenchConfig
 
 __all__ = ["bench_app", "render_outputs"]   # commands register themselves on the app
 
@@ -90,7 +93,7 @@ def cases_verify(
     raise typer.Exit(1 if failed else 0)
 
 
-# long: its signature is the 24 typer options of `showcause bench` (one line each); the body is ~45 lines
+# long: its signature is the 24 typer options of `showcause bench` (one line each); the body is ~20 lines
 @bench_app.command("run")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
@@ -139,49 +142,62 @@ def bench(
     3 stopped at --max-cost (partial results written; raise the limit and --resume).
     `showcause bench merge SHARD_DIR... --out DIR` joins the outputs of `--shard` runs.
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from showcause.bench.report import import_plotting
-    from showcause.bench.runner import BenchConfig, run_bench
+    from showcause.bench.runner import BenchConfig
     from showcause.bench.shard import parse_shard
 
     modes_list = tuple(m.strip() for m in modes_opt.split(",") if m.strip())
     models = tuple(m.strip() for m in model or [] if m.strip())
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     try:
         cfg = BenchConfig(cases_dir, modes_list, runs, concurrency, out, resume, config, models=models,
                           base_url=base_url, retries=retries, backoff_s=retry_backoff, max_cost=max_cost,
                           max_rpm=max_rpm, unpriced_reserve=unpriced_reserve, baseline=baseline, seed=seed,
                           isolation=isolation, rules=rules, shard=parse_shard(shard), executor=executor,
                           record_timeout=record_timeout, quorum=quorum)
-        with Progress(*columns, transient=True, refresh_per_second=2) as bar:
-            task = bar.add_task("reviews", total=None)
+        results = _run_with_bar(cfg)
+        if write_weights is not None:
+            from showcause.bench.weights import write_weights as write
 
-            def tick(done: int, total: int, record: dict[str, Any]) -> None:
-                bar.update(task, completed=done, total=total, description=f"{record['case']} {record['verdict']}")
-                if total - done == concurrency - 1:   # a worker has nothing left: load the plot library on it
-                    threading.Thread(target=import_plotting, daemon=True).start()
-
-            results = run_bench(cfg, tick)
+            write(write_weights, results["records"], results["truth"])
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return
-    parts = ["showcause bench", str(cases_dir), "--modes", ",".join(modes_list), *(f"--model {m}" for m in models),
-             *([f"--quorum {quorum}"] if quorum else []),
-             *(["--base-url URL"] if base_url else []), "--runs", str(runs), "--concurrency", str(concurrency),
-             "--retries", str(retries), *([f"--max-cost {max_cost:g}"] if max_cost is not None else []),
-             *([f"--max-rpm {max_rpm:g}"] if max_rpm else []), *([f"--baseline {baseline}"] if baseline else []),
-             "--seed", str(seed), *([f"--rules {rules}"] if rules else []), *([f"--shard {shard}"] if shard else []),
-             *([f"--executor {executor}"] if executor != "local" else []), "--out", str(out)]
-    if write_weights is not None:
-        from showcause.bench.weights import write_weights as write
+    render_outputs(results, _command_line(cfg), out)
 
-        try:
-            write(write_weights, results["records"], results["truth"])
-        except ShowcauseError as exc:
-            fail(exc.message, exit_status(exc))
-            return
-    render_outputs(results, " ".join(parts), out)
+
+def _run_with_bar(cfg: BenchConfig) -> dict[str, Any]:
+    """The bench, with a progress bar on stderr; the plot library loads on a worker that has nothing left."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from showcause.bench.report import import_plotting
+    from showcause.bench.runner import run_bench
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, transient=True, refresh_per_second=2) as bar:
+        task = bar.add_task("reviews", total=None)
+
+        def tick(done: int, total: int, record: dict[str, Any]) -> None:
+            bar.update(task, completed=done, total=total, description=f"{record['case']} {record['verdict']}")
+            if total - done == cfg.concurrency - 1:   # a worker has nothing left: load the plot library on it
+                threading.Thread(target=import_plotting, daemon=True).start()
+
+        return run_bench(cfg, tick)
+
+
+def _command_line(cfg: BenchConfig) -> str:
+    """The command a report says made it (a base URL is not shown: it can carry a key)."""
+    def opt(flag: str, value: object) -> list[str]:
+        return [f"{flag} {value}"] if value else []
+
+    shard = f"{cfg.shard[0]}/{cfg.shard[1]}" if cfg.shard else None
+    parts = ["showcause bench", str(cfg.cases_dir), "--modes", ",".join(cfg.modes),
+             *(f"--model {m}" for m in cfg.models), *opt("--quorum", cfg.quorum),
+             *(["--base-url URL"] if cfg.base_url else []), "--runs", str(cfg.runs),
+             "--concurrency", str(cfg.concurrency), "--retries", str(cfg.retries),
+             *([f"--max-cost {cfg.max_cost:g}"] if cfg.max_cost is not None else []),
+             *([f"--max-rpm {cfg.max_rpm:g}"] if cfg.max_rpm else []), *opt("--baseline", cfg.baseline),
+             "--seed", str(cfg.seed), *opt("--rules", cfg.rules), *opt("--shard", shard),
+             *([f"--executor {cfg.executor}"] if cfg.executor != "local" else []), "--out", str(cfg.out)]
+    return " ".join(parts)
 
 
 def render_outputs(results: dict[str, Any], command: str, out: Path) -> None:
