@@ -119,3 +119,18 @@ def test_the_wheel_sets_up_and_reviews_outside_the_checkout(installed: tuple[Pat
         "0 errors on head" in py["typecheck"], py
     assert "passed on head" in js["run_test"] and "typecheck tsc (tsc 7.0.2" in js["typecheck"] and \
         "0 errors on head" in js["typecheck"], js
+
+
+def test_the_wheel_without_the_bench_extra_has_no_lab(installed: tuple[Path, dict[str, str], Path, Path]):
+    """`pip install showcause` is the judge, its CI face and its MCP server: matplotlib (the lab's plot) is not
+    installed, and `showcause bench` says how to get the lab (exit 2)."""
+    venv, env, work, _ = installed
+    sc = str(venv / "bin" / "showcause")
+    plot = run([str(venv / "bin" / "python"), "-c", "import matplotlib"], env, work)
+    assert plot.returncode == 1 and "No module named 'matplotlib'" in plot.stderr, plot.stderr
+    lab = run([sc, "bench", str(work)], env, work)
+    assert (lab.returncode, lab.stdout) == (2, ""), lab.stdout + lab.stderr
+    assert "needs the bench extra" in lab.stderr and "pip install 'showcause[bench]'" in lab.stderr, lab.stderr
+    for command in (["ci", "github", "--help"], ["mcp", "--help"], ["cases", "--help"]):
+        shown = run([sc, *command], env, work)
+        assert shown.returncode == 0 and "Usage: showcause" in shown.stdout, (command, shown.stderr)

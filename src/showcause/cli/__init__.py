@@ -21,16 +21,17 @@ __all__ = ["app", "main"]
 
 def _commands() -> Any:
     """The app with every command registered (each module registers its own on import)."""
-    from showcause.cli import bench as _bench  # noqa: F401
-    from showcause.cli import bench_decision as _bench_decision  # noqa: F401
+    from showcause.cli import cases as _cases  # noqa: F401
     from showcause.cli import ci as _ci  # noqa: F401
     from showcause.cli import doctor as _doctor  # noqa: F401
     from showcause.cli import mcp as _mcp  # noqa: F401
     from showcause.cli import outcomes as _outcomes  # noqa: F401
     from showcause.cli import quorum as _quorum  # noqa: F401
     from showcause.cli import review as _review  # noqa: F401
-    from showcause.cli import shards as _shards  # noqa: F401
     from showcause.cli.app import app as typer_app
+    from showcause.cli.plugins import add_commands
+
+    add_commands(typer_app)   # the lab's `bench` and any plugin's commands (entry points: cli/plugins.py)
 
     # Importing cli/app.py bound the package's `app` to that module; the public name means the Typer app.
     globals()["app"] = typer_app

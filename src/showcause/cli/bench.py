@@ -1,4 +1,5 @@
-"""The case and benchmark commands: `cases prepare|verify` and `bench`."""
+"""`showcause bench`: benchmark judges on labelled cases (the lab, installed with the `bench` extra:
+cli/lab.py registers it)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from showcause import service
-from showcause.cli.app import ConfigOpt, IsolationOpt, app, cases_app, fail
+from showcause.cli.app import ConfigOpt, IsolationOpt, app, fail
 from showcause.core.errors import ShowcauseError, exit_status
 
 if TYPE_CHECKING:
@@ -32,65 +32,6 @@ bench_app = typer.Typer(cls=_BenchGroup, help="Benchmark judges on labelled case
                         "shards of one (`bench merge`), read a filled review sheet back (`bench ingest`), put runs "
                         "side by side (`bench compare`).")
 app.add_typer(bench_app, name="bench")
-
-
-@cases_app.command("prepare")
-def cases_prepare(
-    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or one case.")],
-) -> None:
-    """Download the releases and build the environments real-world cases need, once, into the cache
-    (reviews never download). One line per case; exit 2 when something cannot be had."""
-    from showcause.bench.cases import find_cases
-
-    try:
-        paths = find_cases(cases_dir)
-    except ShowcauseError as exc:
-        fail(exc.message, exit_status(exc))
-        return
-    failed = 0
-    for path in paths:   # one case that cannot be had does not stop the others
-        try:
-            held = service.prepare_case(path)
-        except ShowcauseError as exc:
-            failed += 1
-            typer.echo(f"FAIL {path.name:<40} {exc.message}")
-            continue
-        typer.echo(f"ok   {path.name:<40} {'; '.join(held) or 'holds its own trees'}")
-    if failed:
-        fail(f"{failed} of {len(paths)} case(s) could not be prepared")
-
-
-@cases_app.command("verify")
-def cases_verify(
-    cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases or of decision cases, or one case.")],
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Cases verified in parallel.")] = 2,
-) -> None:
-    """Check every case label mechanically; one line per case, exit 1 on any failure, 3 without a sandbox.
-    Decision cases (a folder of *.json files) are checked without a sandbox; a bad one is exit 2."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from showcause.bench.cases import find_cases
-    from showcause.bench.decision_casefile import is_decision_case_dir
-    from showcause.bench.verify import verify_case
-    from showcause.cli.decision_cases import verify_decision_cases
-
-    if is_decision_case_dir(cases_dir):
-        verify_decision_cases(cases_dir)
-    try:
-        service.require_sandbox()   # labels are checked by running tests: never without a sandbox
-        paths = find_cases(cases_dir)
-    except ShowcauseError as exc:
-        fail(exc.message, exit_status(exc))
-        return
-    if not paths:
-        fail(f"{cases_dir}: no cases (folders with case.json)")
-    failed = 0
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for verdict in pool.map(verify_case, paths):
-            typer.echo(verdict.line())
-            failed += not verdict.ok
-    typer.echo(f"{len(paths) - failed} passed, {failed} failed")
-    raise typer.Exit(1 if failed else 0)
 
 
 # long: its signature is the 24 typer options of `showcause bench` (one line each); the body is ~20 lines
