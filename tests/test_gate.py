@@ -226,3 +226,15 @@ def test_concurrent_calls_on_one_ledger_never_share_an_id(tmp_path):
     assert [c.id for c in batch] == ["T9", "T10", "T11"]
     assert all(c.output.startswith(c.id + " ") for c in ledger.calls)
     assert sorted(c.tree for c in ledger.calls) == ["base"] * 4 + ["head"] * 7
+
+
+def test_a_quote_that_belongs_to_a_test_id_is_kept():
+    """Found on remark: the test "should show version on `--version`" was cited with its own closing backtick
+    stripped, no longer matched the run's artifact, and the block became a WARNING (a missed regression)."""
+    from showcause.evidence.gate import parse_ref
+
+    title = "test.js::remark-cli > should show version on `--version`"
+    assert parse_ref(title).text == title
+    assert parse_ref(f"`{title}`").text == title
+    assert parse_ref("  'T3' ").text == "T3" and parse_ref("`\"src/a.py:4\"`").text == "src/a.py:4"
+    assert parse_ref("test.js::says 'hi'").text == "test.js::says 'hi'"

@@ -35,8 +35,16 @@ class Ref:
     line: int | None = None
 
 
+def _unquoted(text: str) -> str:
+    """`text` without one pair of quotes around it (a model writes "`T3`"); a quote that belongs to the
+    reference stays: a test titled "shows version on `--version`" ends in a backtick of its own."""
+    while len(text) >= 2 and text[0] == text[-1] and text[0] in "`'\"":
+        text = text[1:-1].strip()
+    return text
+
+
 def parse_ref(raw: str) -> Ref:
-    text = raw.strip().strip("`'\"").removeprefix("./")
+    text = _unquoted(raw.strip()).removeprefix("./")
     if _TOOL_ID.match(text):
         return Ref("tool", text)
     if "::" in text:
