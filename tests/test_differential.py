@@ -373,6 +373,11 @@ NODE_TESTS = ("import { describe, test } from 'node:test';\nimport assert from '
               "  test('adds zero', () => {\n    assert.equal(sum(0, 2), 2);\n  });\n});\n")
 
 
+# node:test subtests: `t.test(…)` on the context of the test that holds them (remark's tests are written so).
+SUBTESTS = ("import { test } from 'node:test';\nimport assert from 'node:assert';\n"
+            "import { sum } from '../src/sum.js';\n\ntest('sum', async (t) => {\n"
+            "  await t.test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n"
+            "  await t.test('adds zero', () => {\n    assert.equal(sum(0, 2), 2);\n  });\n});\n")
 TWICE = NODE_TESTS + ("\ndescribe('sum again', () => {\n  test('adds', () => {\n"
                       "    assert.equal(sum(2, 2), 4);\n  });\n});\n")
 
@@ -382,7 +387,10 @@ TWICE = NODE_TESTS + ("\ndescribe('sum again', () => {\n  test('adds', () => {\n
     (NODE_TESTS, NODE_TESTS.replace("describe('sum', ", "describe('sum of two', ")),
     (NODE_TESTS, NODE_TESTS.replace("  test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n", "")),
     (TWICE, TWICE.replace("test('adds', ", "test('adds (renamed)', ", 1)),
-], ids=["test-renamed", "describe-renamed", "test-deleted", "title-lives-on-in-another-describe"])
+    (SUBTESTS, SUBTESTS.replace("test('sum', ", "test('sum of two', ")),
+    (SUBTESTS, SUBTESTS.replace("t.test('adds', ", "t.test('adds up', ")),
+], ids=["test-renamed", "describe-renamed", "test-deleted", "title-lives-on-in-another-describe",
+        "parent-of-subtests-renamed", "subtest-renamed"])
 def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, before: str, head: str):
     """A JavaScript test is known by its title path as tree-sitter reads it: `sum > adds` is not still defined
     because head has `sum > adds (renamed)`, `sum > adds zero` or `sum again > adds` (object-path and
@@ -393,3 +401,14 @@ def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, b
     with open_snapshot(case=case) as snap:
         result = run_review(tool_context(snap), "mechanical")
     assert (result.verdict, result.claims) == ("KEEP", [])
+
+
+def test_subtests_are_tests_under_their_parent_and_a_parent_is_a_suite():
+    from showcause.tools.jstitles import title_paths
+
+    source = (b"test('p', async (t: TestContext) => {\n  await t.test('a', () => {});\n"
+              b"  await t.test('b', async (u) => { await u.test('deep', () => {}); });\n});\n"
+              b"test('leaf', () => { expect(pattern.test(value)).toBe(true); });\n")
+    assert title_paths("x.test.ts", source) == {("p", "a"), ("p", "b", "deep"), ("leaf",)}
+    made = b"test('p', async (t) => { for (const n of [1, 2]) await t.test(`n${n}`, () => {}); });\n"
+    assert title_paths("x.test.js", made) is None   # titles made at run time: the file cannot say

@@ -1,7 +1,8 @@
 """The title paths of a JavaScript or TypeScript test file's tests, read with tree-sitter as data: each
 `it`/`test`/`specify` call with a literal title, inside the literal titles of its `describe`/`suite`/`context`
-calls. A title made at run time (a template with substitutions, a variable, `.each`) means the file cannot
-say which tests it has, and the answer is None."""
+calls. A `node:test` test's subtests (`t.test(…)` on the context its callback is given) are tests under its
+title, and a test with subtests is a suite, as node reports it. A title made at run time (a template with
+substitutions, a variable, `.each`) means the file cannot say which tests it has, and the answer is None."""
 
 from __future__ import annotations
 
@@ -34,6 +35,35 @@ def _callee(call: Node) -> tuple[str, bool] | None:
     return name, any(p not in _MODIFIERS for p in parts)
 
 
+def _subtest(call: Node, context: str | None) -> bool | None:
+    """Whether `call` is `context.test(…)` (a subtest; True when a run-time form like `.each`), else None."""
+    if context is None:
+        return None
+    fn = call.child_by_field_name("function")
+    parts: list[str] = []
+    while fn is not None and fn.type == "member_expression":
+        prop = fn.child_by_field_name("property")
+        parts.append(prop.text.decode("utf-8", "replace") if prop is not None and prop.text else "")
+        fn = fn.child_by_field_name("object")
+    if fn is None or fn.type != "identifier" or fn.text != context.encode() or not parts or parts[-1] != "test":
+        return None
+    return any(p not in _MODIFIERS for p in parts[:-1])
+
+
+def _context(args: Node | None) -> str | None:
+    """The name a test's callback gives its context (`t` in `test('x', async (t) => …)`), if any."""
+    for arg in reversed(args.named_children if args is not None else []):
+        if arg.type in ("arrow_function", "function_expression", "function"):
+            params = arg.child_by_field_name("parameters") or arg.child_by_field_name("parameter")
+            first = params if params is not None and params.type == "identifier" else (
+                params.named_children[0] if params is not None and params.named_children else None)
+            if first is not None and first.type == "required_parameter":   # TypeScript: `(t: TestContext)`
+                first = first.child_by_field_name("pattern")
+            return first.text.decode("utf-8", "replace") if first is not None and first.type == "identifier" \
+                and first.text else None
+    return None
+
+
 def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
     """Every test's title path in the file; None where the file does not parse in time or a title is made at
     run time."""
@@ -45,19 +75,25 @@ def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
     except ParseTimeout:
         return None
     found: set[tuple[str, ...]] = set()
-    stack: list[tuple[Node, tuple[str, ...]]] = [(tree.root_node, ())]
+    # (node, the titles around it, the context name of the test it is in)
+    stack: list[tuple[Node, tuple[str, ...], str | None]] = [(tree.root_node, (), None)]
     while stack:   # explicit: a deeply nested file must not exhaust Python's recursion
-        node, titles = stack.pop()
-        callee = _callee(node) if node.type == "call_expression" else None
-        if callee is not None:
-            args = node.child_by_field_name("arguments")
-            first = args.named_children[0] if args is not None and args.named_children else None
-            title = string_literal(first) if first is not None and not callee[1] else None
-            if title is None:
-                return None
-            if callee[0] in _TESTS:
-                found.add((*titles, title))
-                continue
-            titles = (*titles, title)
-        stack.extend((child, titles) for child in node.named_children)
-    return found
+        node, titles, context = stack.pop()
+        if node.type == "call_expression":
+            callee = _callee(node)
+            sub = _subtest(node, context)
+            kind = callee[0] if callee is not None else "test" if sub is not None else None
+            dynamic = callee[1] if callee is not None else bool(sub)
+            if kind is not None:
+                args = node.child_by_field_name("arguments")
+                first = args.named_children[0] if args is not None and args.named_children else None
+                title = string_literal(first) if first is not None and not dynamic else None
+                if title is None:
+                    return None
+                titles = (*titles, title)
+                if kind in _TESTS:
+                    found.add(titles)
+                    context = _context(args)
+        stack.extend((child, titles, context) for child in node.named_children)
+    # A test with subtests is a suite: only its subtests are tests (a jest test never holds another).
+    return {p for p in found if not any(len(q) > len(p) and q[: len(p)] == p for q in found)}
