@@ -217,3 +217,31 @@ def test_a_package_root_import_and_an_unresolvable_one_select_their_tests(tmp_pa
         tests, why = affected_tests(tool_context(snap))
     assert tests == ["tests/gen.test.js", *(f"tests/t{i}.test.js" for i in range(9))]
     assert why == "10 of 11 test files import the changed code"
+
+
+ALIASED = {
+    "package.json": _pkg(name="core", scripts={"test": "jest"}, devDependencies={"jest": "29.7.0", "lodash": "4"},
+                         jest={"moduleNameMapper": {"^@/(.*)$": "<rootDir>/src/$1"}}),
+    "src/debug/index.js": "exports.debug = { on: true };\n",
+    "src/colors.js": "exports.red = 'red';\n",
+    "test/aliased.test.js": "const { debug } = require('@/debug');\ntest('a', () => expect(debug.on).toBe(true));\n",
+    # It reaches the change by a relative path, as ts-core's colors tests did: selection found "some" tests.
+    "test/colors.test.js": ("const { red } = require('../src/colors');\nconst fs = require('node:fs');\n"
+                            "const { debug } = require('../src/debug');\n"
+                            "const path = require('path');\nconst _ = require('lodash');\n"
+                            "test('c', () => expect(red).toBe('red'));\n"),
+    **{f"test/other{i}.test.js": f"const {{ red }} = require('../src/colors');\ntest('o{i}', () => red);\n"
+       for i in range(8)},   # more than SMALL_PROJECT files: selection narrows
+}
+
+
+def test_an_import_through_a_path_alias_selects_its_test(tmp_path: Path):
+    """Found on mantlebee/ts-core: `@/debug` (tsconfig `paths`, jest's moduleNameMapper) is no package, and the
+    test that imports it was left out (KEEP on a change that broke it). A bare specifier that is neither a
+    workspace package, a declared dependency nor a node module may reach anything: its importer runs. node's
+    own modules and declared dependencies stay outside the tree."""
+    repo = git_repo(tmp_path / "alias", [ALIASED, {"src/debug/index.js": "exports.debug = { on: false };\n"}])
+    with from_git(repo, "HEAD~1", "HEAD") as snap:
+        tests, why = affected_tests(tool_context(snap))
+    assert tests == ["test/aliased.test.js", "test/colors.test.js"]
+    assert why == "2 of 10 test files import the changed code"

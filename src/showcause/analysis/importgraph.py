@@ -37,6 +37,14 @@ _JS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 # TypeScript imports its own files by the name they compile to (`./sum.js` for sum.ts).
 _TS_SOURCE = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
 _MAX_PACKAGES = 500
+_DEPENDENCY_KEYS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+# node's own modules (`node:` prefixed or not; `fs/promises` is `fs`'s): never a file of the tree.
+_NODE_BUILTINS = frozenset({
+    "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants", "crypto", "dgram",
+    "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2", "https", "inspector", "module", "net",
+    "os", "path", "perf_hooks", "process", "punycode", "querystring", "readline", "repl", "stream",
+    "string_decoder", "sys", "timers", "tls", "trace_events", "tty", "url", "util", "v8", "vm", "wasi",
+    "worker_threads", "zlib", "test"})
 
 
 class _Layout:
@@ -51,10 +59,15 @@ class _Layout:
             for i in range(len(parts)):
                 self.below.setdefault("/".join(parts[:i]), []).append(f)
         self.packages: dict[str, str] = {}
+        self.declared: set[str] = set()   # what any package.json of the tree depends on: installed, not ours
         for d in list(self.below)[:_MAX_PACKAGES]:
-            name = _package_name(index.root / d / "package.json" if d else index.root / "package.json")
-            if name:
+            doc = _package_json(index.root / d / "package.json" if d else index.root / "package.json")
+            name = doc.get("name")
+            if isinstance(name, str) and name:
                 self.packages.setdefault(name, d)
+            for key in _DEPENDENCY_KEYS:
+                deps = doc.get(key)
+                self.declared |= set(deps) if isinstance(deps, dict) else set()
 
     def relative(self, spec: str, importer: str) -> list[str] | None:
         """The files a relative specifier can name; None when it names nothing the graph knows (unknown: every
@@ -75,29 +88,37 @@ class _Layout:
         below = self.below.get(base)
         return list(below) if below else None
 
-    def package(self, spec: str) -> list[str]:
-        """Every file of the workspace package a bare specifier (`@scope/pkg`, `pkg/sub`) names."""
+    def package(self, spec: str) -> list[str] | None:
+        """Every file of the workspace package a bare specifier (`@scope/pkg`, `pkg/sub`) names; none for node's
+        own modules and the packages the tree's package.json files depend on (installed, not the tree's); None
+        for anything else: a path alias (tsconfig `paths`, jest's `moduleNameMapper`, vite's `resolve.alias`:
+        `@/debug`), a `baseUrl` import, a package no manifest names — unknown, so anything may be reached."""
         parts = spec.split("/")
         name = "/".join(parts[:2]) if spec.startswith("@") else parts[0]
         d = self.packages.get(name)
-        return list(self.below.get(d, [])) if d is not None else []
+        if d is not None:
+            return list(self.below.get(d, []))
+        if spec.startswith("node:") or parts[0] in _NODE_BUILTINS or name in self.declared:
+            return []
+        return None
 
 
-def _package_name(path: Path) -> str | None:
+def _package_json(path: Path) -> dict[str, object]:
+    """A package.json as data (a regular file only); empty when there is none or it cannot be read."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None
+            return {}
         doc = jsonsafe.load_file(path, max_bytes=jsonsafe.MAX_CONFIG_BYTES)
     except (OSError, UnicodeDecodeError, ValueError):
-        return None
-    name = doc.get("name") if isinstance(doc, dict) else None
-    return name if isinstance(name, str) and name else None
+        return {}
+    return doc if isinstance(doc, dict) else {}
 
 
 def _resolve(spec: str, importer: str, modules: dict[str, str], layout: _Layout) -> list[str] | None:
     """The files `spec` names from `importer`; None when a relative JavaScript specifier names nothing the
-    graph knows (a data file it does not index, a generated file), or a run-time import names a computed
-    module: then anything may be reached."""
+    graph knows (a data file it does not index, a generated file), a bare one is neither a workspace package
+    nor an installed one (a path alias), or a run-time import names a computed module: then anything may be
+    reached."""
     if spec == DYNAMIC_IMPORT:
         return None
     if importer.endswith(_JS):
