@@ -16,6 +16,7 @@ from showcause.core.hostproc import which
 from showcause.sandbox.policy import load_policy
 from showcause.sandbox.toolchain import node_test_batches
 from showcause.service.inputs import open_snapshot, tool_context
+from showcause.service.review import run_review
 from showcause.tools import testexec
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
@@ -78,3 +79,25 @@ def test_each_file_of_a_batch_gets_the_result_it_gets_alone(tmp_path: Path, star
     }
     # Two batches, no file run again alone: a file's child process is its own in a batch as alone.
     assert sorted(len(_files(argv)) for argv in started) == [2, 3]
+
+
+# remark's way: `node --conditions development --test` with no path runs `test.js` (node's convention, which
+# the policy's globs do not hold), and its package resolves to the source only under that condition.
+CONDITIONS = {
+    "package.json": ('{"name": "pkg", "private": true, "scripts": {"test": "node --conditions development --test"},\n'
+                     ' "exports": {".": {"development": "./dev.js", "default": "./built.js"}}}\n'),
+    "dev.js": "exports.answer = () => 42;\n",
+    "built.js": "exports.answer = () => 42;\n",
+    "test.js": HEAD + "const { answer } = require('pkg');\ntest('answers', () => assert.equal(answer(), 42));\n",
+}
+
+
+def test_the_scripts_own_node_test_finds_its_files_and_loads_them_its_way(tmp_path: Path):
+    """Found on remark: `test.js` was not found (KEEP: no tests), and `--conditions development` decides which
+    file its package is."""
+    case = make_case(tmp_path / "c", CONDITIONS, {"dev.js": "exports.answer = () => 41;\n"},
+                     checks={"typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "MODIFY"
+    assert [a.subject for c in result.claims for a in c.artifacts] == ["test.js::answers"]

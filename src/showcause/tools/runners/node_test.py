@@ -21,6 +21,7 @@ from showcause.tools.runners.base import Command, TestOutcome
 from showcause.tools.runners.globs import discover_tests
 from showcause.tools.runners.jsproject import NODE_ADDRESS_MB, project_for
 from showcause.tools.runners.jsreport import target_files, wanted
+from showcause.tools.runners.node_script import node_options, script_tests
 
 __all__ = ["NodeTestRunner", "read_junit", "read_report"]
 
@@ -149,7 +150,10 @@ class NodeTestRunner:
         return project_for(tree, file).runner in (None, "node")
 
     def discover(self, tree: Path, policy: Policy, env: ProjectEnv) -> list[str]:
-        return discover_tests(tree, tuple(g for g in policy.tests.discover if g.endswith(self.suffixes)))
+        """The policy's globs, and what each package's own `node --test` runs (scripts.test: node's naming
+        convention, or the paths it names)."""
+        own = discover_tests(tree, tuple(g for g in policy.tests.discover if g.endswith(self.suffixes)))
+        return sorted({*own, *(f for f in script_tests(tree) if f.endswith(self.suffixes))})
 
     def prepare(self, out: Path) -> None:
         shutil.copy(_REPORTER, out / _REPORTER.name)
@@ -163,14 +167,18 @@ class NodeTestRunner:
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
         node = _node()
         files = target_files(targets)
+        project = project_for(tree, files[0])
+        # The script's own node options (`--conditions development`): how its tests load, as its run loads them.
+        flags = node_options(project.args) if project.runner == "node" else []
         limit = f"--test-timeout={1000 * policy.process.test_timeout_s}"
         dots = ["--test-reporter=dot", "--test-reporter-destination=stdout"]
         if not node_test_batches(node):   # one file, read from junit
-            return Command([node, "--test", limit, "--test-reporter=junit",
+            return Command([node, *flags, "--test", limit, "--test-reporter=junit",
                             "--test-reporter-destination={out}/junit.xml", *dots, "--", files[0]], {},
                            address_mb=NODE_ADDRESS_MB)
-        return Command([node, "--test", "--test-concurrency=1", limit, f"--test-reporter={{out}}/{_REPORTER.name}",
-                        "--test-reporter-destination={out}/node.jsonl", *dots, "--", *files], {},
+        return Command([node, *flags, "--test", "--test-concurrency=1", limit,
+                        f"--test-reporter={{out}}/{_REPORTER.name}", "--test-reporter-destination={out}/node.jsonl",
+                        *dots, "--", *files], {},
                        address_mb=NODE_ADDRESS_MB)
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:

@@ -1,0 +1,100 @@
+"""What a project's own `node --test` (its package.json `scripts.test`) runs and how: the test files node finds
+by its naming convention, or the paths the script names, and the node options it gives (`--conditions
+development`, `--import tsx`) that decide how a test file loads. Read as data; nothing of the tree runs."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from pathlib import Path
+
+from showcause.tools.runners.globs import discover_tests
+from showcause.tools.runners.jsproject import package_json, project_for, rel_to, script_runner
+
+__all__ = ["NODE_CONVENTION", "node_options", "script_tests"]
+
+# The files `node --test` runs when it is given no path (node 20): in a `test` directory, named `test`, or
+# named `test-*`, `*.test`, `*-test`, `*_test`; node_modules left out.
+NODE_CONVENTION = tuple(f"**/{p}.{{js,cjs,mjs}}" for p in ("*.test", "*-test", "*_test", "test-*", "test", "test/**/*"))
+# Options of node that take their value as the next word, so that the value is not read as a path.
+_VALUED = frozenset({"--conditions", "-C", "--import", "--require", "-r", "--loader", "--experimental-loader",
+                     "--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--test-skip-pattern",
+                     "--test-concurrency", "--test-timeout", "--test-shard", "--env-file", "--input-type",
+                     "--watch-path", "--test-coverage-include", "--test-coverage-exclude", "--stack-size"})
+# Options showcause sets itself, or that do not fit a review (reporting, watching, coverage, sharding, a time
+# limit of the project's own): dropped from what the script gives.
+_OURS = ("--test", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout",
+         "--test-shard", "--watch", "--watch-path", "--experimental-test-coverage", "--test-coverage-include",
+         "--test-coverage-exclude", "--test-only", "--test-force-exit")
+_MAX_PACKAGES = 500
+
+
+def _split(args: tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """(node's options as written, each with its value; the paths) of the words after `node`."""
+    options: list[str] = []
+    paths: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            paths += args[i + 1:]
+            break
+        if arg.startswith("-"):
+            takes = arg in _VALUED and i + 1 < len(args)
+            options += [arg, args[i + 1]] if takes else [arg]
+            i += 2 if takes else 1
+            continue
+        paths.append(arg)
+        i += 1
+    return options, paths
+
+
+def node_options(args: tuple[str, ...]) -> list[str]:
+    """The options of the script's `node --test` that decide how tests load and which run, as written; ours
+    (reporters, concurrency, time limits, watching, coverage, sharding) left out."""
+    options, _paths = _split(args)
+    kept: list[str] = []
+    i = 0
+    while i < len(options):
+        name = options[i].split("=", 1)[0]
+        width = 2 if options[i] in _VALUED and i + 1 < len(options) else 1
+        if name not in _OURS:
+            kept += options[i:i + width]
+        i += width
+    return kept
+
+
+def script_tests(tree: Path) -> set[str]:
+    """The test files each package's own `node --test` (its scripts.test) runs: the paths it names (a file as
+    it is, a directory searched by node's convention), or every file of the package by that convention. A file
+    counts for the package whose package.json decides its runner."""
+    found: set[str] = set()
+    for directory in _packages(tree):
+        pkg = package_json(tree, directory)
+        runner = script_runner(pkg) if pkg is not None else None
+        if runner is None or runner[0] != "node":
+            continue
+        _options, paths = _split(runner[1])
+        for path in paths or ["."]:
+            rel = posixpath.normpath(rel_to(directory, path.removeprefix("./")))
+            if rel.startswith("..") or os.path.islink(tree / rel):
+                continue
+            prefix = "" if rel == "." else rel + "/"
+            candidates = [rel] if (tree / rel).is_file() else (
+                [prefix + f for f in discover_tests(tree / rel, NODE_CONVENTION)] if (tree / rel).is_dir() else [])
+            found |= {f for f in candidates if project_for(tree, f).dir == directory}
+    return found
+
+
+def _packages(tree: Path) -> list[str]:
+    """Directories of the tree with a package.json, outside node_modules and .git, never through a link."""
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(tree):
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        if "package.json" in filenames:
+            rel = os.path.relpath(dirpath, tree).replace(os.sep, "/")
+            out.append("" if rel == "." else rel)
+            if len(out) >= _MAX_PACKAGES:
+                break
+    return out
