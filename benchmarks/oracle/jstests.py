@@ -87,7 +87,10 @@ def js_tests(repo: Path, dirs: tuple[str, ...]) -> list[JsTest]:
 
 def removes_js(removed: str, test: str) -> bool:
     """Whether a removed JavaScript test (`file::title`) accounts for a test gone from head, whichever way the
-    runner's report spells it: titles joined by " > " (jest, vitest, node) or spaces (mocha), a file or none."""
+    runner's report spells it: titles joined by " > " (jest, vitest, node) or spaces (mocha), a file or none;
+    a node subtest of the removed test included."""
     file, title = removed.split("::", 1)
     test_file, _, path = test.partition("::")
-    return test_file in (file, "") and (path == title or path.endswith((" > " + title, " " + title)))
+    # A node:test test that held subtests (`t.test(…)`) takes them along: `title > sub` is gone with it.
+    held = path.startswith(title + " > ") or f" > {title} > " in path
+    return test_file in (file, "") and (path == title or held or path.endswith((" > " + title, " " + title)))

@@ -89,12 +89,43 @@ def _python_env(project: Project, work: Path, repo: Path) -> Path | None:
 
 
 def _node_modules(project: Project, repo: Path) -> None:
-    if not project.npm or (repo / "node_modules").exists():
+    if not project.npm:
         return
-    from showcause.sandbox.envcache import node_env_dir
+    if not (repo / "node_modules").exists():
+        from showcause.sandbox.envcache import node_env_dir
 
-    shared = node_env_dir(tuple(project.npm), fetch=True) / "node_modules"
-    subprocess.run(["cp", "-al", str(shared), str(repo / "node_modules")], check=True)
+        shared = node_env_dir(tuple(project.npm), fetch=True) / "node_modules"
+        subprocess.run(["cp", "-al", str(shared), str(repo / "node_modules")], check=True)
+    _workspace_links(repo)
+
+
+def _workspace_links(repo: Path) -> None:
+    """Each package of an npm workspaces monorepo (root package.json `workspaces`) linked into node_modules by its
+    name, relative, as `npm install` links it. The pins install registry packages only, never the repository's
+    own, so without these links a test that imports a sibling package by name finds nothing (or a registry copy
+    of it); relative, a link leads into whichever copy of the tree the sandbox binds node_modules beside."""
+    import glob
+    import json
+
+    doc = json.loads((repo / "package.json").read_text(encoding="utf-8")) if (repo / "package.json").is_file() else {}
+    spaces = doc.get("workspaces") if isinstance(doc, dict) else None
+    patterns = spaces.get("packages", []) if isinstance(spaces, dict) else spaces or []
+    for pattern in patterns:
+        for rel in sorted(glob.glob(str(pattern).rstrip("/"), root_dir=repo)):
+            manifest = repo / rel / "package.json"
+            name = json.loads(manifest.read_text(encoding="utf-8")).get("name") if manifest.is_file() else None
+            if not isinstance(name, str) or not name:
+                continue
+            link = repo / "node_modules" / name
+            target = os.path.relpath(repo / rel, link.parent)
+            if link.is_symlink() and os.readlink(link) == target:
+                continue
+            if link.is_symlink() or link.is_file():
+                link.unlink()
+            elif link.is_dir():    # a registry copy of the same name (hard links of the shared folder): npm's link wins
+                shutil.rmtree(link)
+            link.parent.mkdir(parents=True, exist_ok=True)
+            link.symlink_to(target)
 
 
 def mirror(project: Project, work: Path) -> Path:
