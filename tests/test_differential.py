@@ -378,6 +378,9 @@ SUBTESTS = ("import { test } from 'node:test';\nimport assert from 'node:assert'
             "import { sum } from '../src/sum.js';\n\ntest('sum', async (t) => {\n"
             "  await t.test('adds', () => {\n    assert.equal(sum(1, 2), 3);\n  });\n"
             "  await t.test('adds zero', () => {\n    assert.equal(sum(0, 2), 2);\n  });\n});\n")
+# Tests made in a loop in another describe block (flat's primitives): they cannot stand for `sum > adds`.
+LOOPED = NODE_TESTS + ("\ndescribe('generated', () => {\n  for (const n of [1, 2]) {\n"
+                       "    test(`n${n}`, () => assert.equal(sum(n, 0), n));\n  }\n});\n")
 TWICE = NODE_TESTS + ("\ndescribe('sum again', () => {\n  test('adds', () => {\n"
                       "    assert.equal(sum(2, 2), 4);\n  });\n});\n")
 
@@ -389,8 +392,9 @@ TWICE = NODE_TESTS + ("\ndescribe('sum again', () => {\n  test('adds', () => {\n
     (TWICE, TWICE.replace("test('adds', ", "test('adds (renamed)', ", 1)),
     (SUBTESTS, SUBTESTS.replace("test('sum', ", "test('sum of two', ")),
     (SUBTESTS, SUBTESTS.replace("t.test('adds', ", "t.test('adds up', ")),
+    (LOOPED, LOOPED.replace("test('adds', ", "test('adds (renamed)', ")),
 ], ids=["test-renamed", "describe-renamed", "test-deleted", "title-lives-on-in-another-describe",
-        "parent-of-subtests-renamed", "subtest-renamed"])
+        "parent-of-subtests-renamed", "subtest-renamed", "renamed-beside-a-loop-of-tests"])
 def test_a_javascript_test_renamed_or_deleted_is_not_a_failure(tmp_path: Path, before: str, head: str):
     """A JavaScript test is known by its title path as tree-sitter reads it: `sum > adds` is not still defined
     because head has `sum > adds (renamed)`, `sum > adds zero` or `sum again > adds` (object-path and

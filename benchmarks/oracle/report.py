@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import statistics
 from collections import defaultdict
 from typing import Any
@@ -25,6 +26,8 @@ def key(test: str) -> str:
 def compare(truth: list[str], blocked: list[str], ran: list[str]) -> dict[str, Any]:
     """Missed: broken tests no block covers; false: blocks that cover no broken test. A block on a whole file
     (it no longer collects) covers every broken test of that file."""
+    # node's JUnit escapes a title's quotes twice (`&quot;not&quot;`): the title is what the test file says.
+    truth = [html.unescape(t) for t in truth]
     if any(t.startswith("::") for t in truth):   # node's JUnit names no file: compare by titles alone
         truth, blocked = [t.split("::", 1)[1] for t in truth], [b.split("::", 1)[-1] for b in blocked]
         ran = [r.split("::", 1)[-1] for r in ran if "::" in r] + [""] * any("::" not in r for r in ran)

@@ -11,7 +11,7 @@ from tree_sitter import Node
 from showcause.symbols.languages import ParseTimeout, language_for, parse_within
 from showcause.symbols.specifiers import string_literal
 
-__all__ = ["title_paths"]
+__all__ = ["title_parts", "title_paths"]
 
 _TESTS = frozenset({"it", "test", "specify", "xit", "fit"})
 _SUITES = frozenset({"describe", "suite", "context", "xdescribe", "fdescribe"})
@@ -67,6 +67,13 @@ def _context(args: Node | None) -> str | None:
 def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
     """Every test's title path in the file; None where the file does not parse in time or a title is made at
     run time."""
+    parts = title_parts(path, source)
+    return None if parts is None or parts[1] else parts[0]
+
+
+def title_parts(path: str, source: bytes) -> tuple[set[tuple[str, ...]], set[tuple[str, ...]]] | None:
+    """(the title paths of the tests whose titles are literals, the title paths under which a test or suite is
+    made at run time: any test below one of those may exist); None where the file does not parse in time."""
     language = language_for(path)
     if language not in ("javascript", "typescript", "tsx"):
         return None
@@ -75,6 +82,7 @@ def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
     except ParseTimeout:
         return None
     found: set[tuple[str, ...]] = set()
+    made: set[tuple[str, ...]] = set()
     # (node, the titles around it, the context name of the test it is in)
     stack: list[tuple[Node, tuple[str, ...], str | None]] = [(tree.root_node, (), None)]
     while stack:   # explicit: a deeply nested file must not exhaust Python's recursion
@@ -88,12 +96,14 @@ def title_paths(path: str, source: bytes) -> set[tuple[str, ...]] | None:
                 args = node.child_by_field_name("arguments")
                 first = args.named_children[0] if args is not None and args.named_children else None
                 title = string_literal(first) if first is not None and not dynamic else None
-                if title is None:
-                    return None
+                if title is None:   # made at run time: anything may be below `titles`; its body is not read
+                    made.add(titles)
+                    continue
                 titles = (*titles, title)
                 if kind in _TESTS:
                     found.add(titles)
                     context = _context(args)
         stack.extend((child, titles, context) for child in node.named_children)
     # A test with subtests is a suite: only its subtests are tests (a jest test never holds another).
-    return {p for p in found if not any(len(q) > len(p) and q[: len(p)] == p for q in found)}
+    leaves = {p for p in found if p not in made and not any(len(q) > len(p) and q[: len(p)] == p for q in found)}
+    return leaves, made
