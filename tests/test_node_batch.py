@@ -101,3 +101,16 @@ def test_the_scripts_own_node_test_finds_its_files_and_loads_them_its_way(tmp_pa
         result = run_review(tool_context(snap), "mechanical")
     assert result.verdict == "MODIFY"
     assert [a.subject for c in result.claims for a in c.artifacts] == ["test.js::answers"]
+
+
+def test_a_project_that_runs_tests_but_none_are_found_is_inconclusive(tmp_path: Path):
+    """Its scripts.test runs a test runner, yet no file of it was found (a layout discovery does not know): the
+    review could not look at the evidence, so it is INCONCLUSIVE with the fix, never a KEEP with a note."""
+    files = {"package.json": '{"name": "p", "private": true, "scripts": {"test": "mocha spec/**/*.spec.js"}}\n',
+             "lib.js": "exports.x = 1;\n"}
+    case = make_case(tmp_path / "c", files, {"lib.js": "exports.x = 2;\n"}, checks={"typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "INCONCLUSIVE" and result.error is not None
+    assert result.error["code"] == "PROBE_UNRUNNABLE"
+    assert result.error["message"].startswith("scripts.test of package.json runs mocha, but no test file it runs")

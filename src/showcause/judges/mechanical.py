@@ -34,6 +34,7 @@ from showcause.snapshot import Snapshot
 from showcause.tools.diagnostics import choose_checkers
 from showcause.tools.pyright_config import settings_changed
 from showcause.tools.run_test import MAX_TARGETS
+from showcause.tools.runners.jsproject import declared_test_script
 from showcause.tools.selection import affected_tests
 from showcause.tools.typesetup import NO_TYPE_SETUP, checkers_for_project
 
@@ -243,6 +244,10 @@ def run_probes(ledger: Ledger) -> Probes:
     ctx = ledger.ctx
     tests, why_tests = affected_tests(ctx)
     if not tests:
+        declared = declared_test_script(ctx.snapshot.head)
+        if declared and not ctx.tests:   # the project has tests and says how to run them: none found is no pass
+            raise ProbeUnrunnable(f"{declared}, but no test file it runs was found: name them in the config's "
+                                  "[tests] discover globs, or run the review where they are")
         ledger.notes.append(NO_TESTS)
     # One call per runner (Python tests share one pytest process, JavaScript files one call), in as many calls
     # of at most MAX_TARGETS files as it takes: every affected test runs.

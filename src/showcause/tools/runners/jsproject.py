@@ -28,10 +28,12 @@ __all__ = [
     "JS_RUNNERS",
     "NODE_ADDRESS_MB",
     "JsProject",
+    "declared_test_script",
     "dependencies",
     "entries",
     "installed",
     "js_files",
+    "package_dirs",
     "package_json",
     "project_for",
     "read_json",
@@ -269,6 +271,33 @@ def installed(tree: Path, env: ProjectEnv, start: str, entry: str) -> tuple[str,
         if host is not None and host.is_file():
             return "{root}/" + rel, host
     return None
+
+
+def package_dirs(tree: Path, limit: int = 500) -> list[str]:
+    """Directories of the tree with a package.json ("" for the root), outside node_modules and .git, never
+    through a link, at most `limit` of them."""
+    out: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(tree):
+        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules")
+                             and not os.path.islink(os.path.join(dirpath, d)))
+        if "package.json" in filenames:
+            rel = os.path.relpath(dirpath, tree).replace(os.sep, "/")
+            out.append("" if rel == "." else rel)
+            if len(out) >= limit:
+                break
+    return out
+
+
+def declared_test_script(tree: Path) -> str:
+    """The first package.json of the tree whose `scripts.test` runs a test runner, said ("scripts.test of
+    package.json runs jest"); empty when none does."""
+    for directory in package_dirs(tree):
+        pkg = package_json(tree, directory)
+        found = script_runner(pkg) if pkg is not None else None
+        if found is not None:
+            name = "node --test" if found[0] == "node" else found[0]
+            return f"scripts.test of {rel_to(directory, 'package.json')} runs {name}"
+    return ""
 
 
 def js_files(tree: Path, suffixes: tuple[str, ...]) -> list[str]:

@@ -9,7 +9,7 @@ import posixpath
 from pathlib import Path
 
 from showcause.tools.runners.globs import discover_tests
-from showcause.tools.runners.jsproject import package_json, project_for, rel_to, script_runner
+from showcause.tools.runners.jsproject import package_dirs, package_json, project_for, rel_to, script_runner
 
 __all__ = ["NODE_CONVENTION", "node_options", "script_tests"]
 
@@ -26,7 +26,6 @@ _VALUED = frozenset({"--conditions", "-C", "--import", "--require", "-r", "--loa
 _OURS = ("--test", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout",
          "--test-shard", "--watch", "--watch-path", "--experimental-test-coverage", "--test-coverage-include",
          "--test-coverage-exclude", "--test-only", "--test-force-exit")
-_MAX_PACKAGES = 500
 
 
 def _split(args: tuple[str, ...]) -> tuple[list[str], list[str]]:
@@ -69,7 +68,7 @@ def script_tests(tree: Path) -> set[str]:
     it is, a directory searched by node's convention), or every file of the package by that convention. A file
     counts for the package whose package.json decides its runner."""
     found: set[str] = set()
-    for directory in _packages(tree):
+    for directory in package_dirs(tree):
         pkg = package_json(tree, directory)
         runner = script_runner(pkg) if pkg is not None else None
         if runner is None or runner[0] != "node":
@@ -84,17 +83,3 @@ def script_tests(tree: Path) -> set[str]:
                 [prefix + f for f in discover_tests(tree / rel, NODE_CONVENTION)] if (tree / rel).is_dir() else [])
             found |= {f for f in candidates if project_for(tree, f).dir == directory}
     return found
-
-
-def _packages(tree: Path) -> list[str]:
-    """Directories of the tree with a package.json, outside node_modules and .git, never through a link."""
-    out: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(tree):
-        dirnames[:] = sorted(d for d in dirnames if d not in (".git", "node_modules")
-                             and not os.path.islink(os.path.join(dirpath, d)))
-        if "package.json" in filenames:
-            rel = os.path.relpath(dirpath, tree).replace(os.sep, "/")
-            out.append("" if rel == "." else rel)
-            if len(out) >= _MAX_PACKAGES:
-                break
-    return out
