@@ -19,8 +19,9 @@ _MODIFIERS = frozenset({"only", "skip", "todo", "concurrent", "failing", "sequen
 _PARSE_SECONDS = 2.0
 
 
-def _callee(call: Node) -> tuple[str, bool] | None:
-    """(`it`/`describe`…, whether a run-time form like `.each`) of a call, or None for any other call."""
+def _chain(call: Node) -> tuple[str, list[str]] | None:
+    """A call's callee as (the identifier it starts from, the properties after it, last first): `it.skip.each`
+    is ("it", ["each", "skip"]); None when it does not start from an identifier."""
     fn = call.child_by_field_name("function")
     parts: list[str] = []
     while fn is not None and fn.type == "member_expression":
@@ -29,25 +30,23 @@ def _callee(call: Node) -> tuple[str, bool] | None:
         fn = fn.child_by_field_name("object")
     if fn is None or fn.type != "identifier" or not fn.text:
         return None
-    name = fn.text.decode("utf-8", "replace")
-    if name not in _TESTS | _SUITES:
+    return fn.text.decode("utf-8", "replace"), parts
+
+
+def _callee(call: Node) -> tuple[str, bool] | None:
+    """(`it`/`describe`…, whether a run-time form like `.each`) of a call, or None for any other call."""
+    chain = _chain(call)
+    if chain is None or chain[0] not in _TESTS | _SUITES:
         return None
-    return name, any(p not in _MODIFIERS for p in parts)
+    return chain[0], any(p not in _MODIFIERS for p in chain[1])
 
 
 def _subtest(call: Node, context: str | None) -> bool | None:
     """Whether `call` is `context.test(…)` (a subtest; True when a run-time form like `.each`), else None."""
-    if context is None:
+    chain = _chain(call) if context is not None else None
+    if chain is None or chain[0] != context or not chain[1] or chain[1][-1] != "test":
         return None
-    fn = call.child_by_field_name("function")
-    parts: list[str] = []
-    while fn is not None and fn.type == "member_expression":
-        prop = fn.child_by_field_name("property")
-        parts.append(prop.text.decode("utf-8", "replace") if prop is not None and prop.text else "")
-        fn = fn.child_by_field_name("object")
-    if fn is None or fn.type != "identifier" or fn.text != context.encode() or not parts or parts[-1] != "test":
-        return None
-    return any(p not in _MODIFIERS for p in parts[:-1])
+    return any(p not in _MODIFIERS for p in chain[1][:-1])
 
 
 def _context(args: Node | None) -> str | None:
