@@ -289,14 +289,15 @@ def package_dirs(tree: Path, limit: int = 500) -> list[str]:
 
 
 def declared_test_script(tree: Path) -> str:
-    """The first package.json of the tree whose `scripts.test` runs a test runner, said ("scripts.test of
-    package.json runs jest"); empty when none does."""
+    """The first package.json of the tree whose `scripts.test` runs jest, vitest or mocha, said ("scripts.test
+    of package.json runs jest"); empty when none does. Each of them fails a run that finds no test file, so a
+    project that has none is not what its script says; `node --test` passes with none, and the files it finds
+    are the ones its discovery here finds (node_script.py), so none found is none there."""
     for directory in package_dirs(tree):
         pkg = package_json(tree, directory)
         found = script_runner(pkg) if pkg is not None else None
-        if found is not None:
-            name = "node --test" if found[0] == "node" else found[0]
-            return f"scripts.test of {rel_to(directory, 'package.json')} runs {name}"
+        if found is not None and found[0] in JS_RUNNERS:
+            return f"scripts.test of {rel_to(directory, 'package.json')} runs {found[0]}"
     return ""
 
 
