@@ -135,8 +135,8 @@ class ProbeUnrunnable(ShowcauseError):
     """The tests or the type checker could not run to an outcome: no evidence, so never a pass.
 
     Tests that exist but gave no passed or failed result on the base tree (a module missing from both
-    trees, the runner not installed, every test erroring), a project whose scripts.test runs a test runner
-    where no test file was found, or a type checker that failed. The message names the first error and the
+    trees, the runner not installed, every test erroring), a project whose scripts.test runs jest, vitest or
+    mocha where no test file was found, or a type checker that failed. The message names the first error and the
     fix.
     """
 
