@@ -114,3 +114,19 @@ def test_a_project_that_runs_tests_but_none_are_found_is_inconclusive(tmp_path: 
     assert result.verdict == "INCONCLUSIVE" and result.error is not None
     assert result.error["code"] == "PROBE_UNRUNNABLE"
     assert result.error["message"].startswith("scripts.test of package.json runs mocha, but no test file it runs")
+
+
+def test_a_plain_node_script_of_node_test_tests_behind_npm_runs_is_found(tmp_path: Path):
+    """remark's own scripts.test: `npm run build && … && npm run test-coverage`, which runs
+    `c8 … npm run test-api`, which runs `node --conditions development test.js` — a plain node script of
+    node:test tests, run as `node --test test.js` would run it."""
+    package = ('{"name": "pkg", "private": true, "exports": {".": {"development": "./dev.js", "default": '
+               '"./built.js"}},\n "scripts": {"test": "npm run build && npm run test-coverage", "build": "tsc",\n'
+               ' "test-coverage": "c8 --100 npm run test-api", '
+               '"test-api": "node --conditions development test.js"}}\n')
+    case = make_case(tmp_path / "c", {**CONDITIONS, "package.json": package},
+                     {"dev.js": "exports.answer = () => 41;\n"}, checks={"typecheck": "none"})
+    with open_snapshot(case=case) as snap:
+        result = run_review(tool_context(snap), "mechanical")
+    assert result.verdict == "MODIFY"
+    assert [a.subject for c in result.claims for a in c.artifacts] == ["test.js::answers"]

@@ -10,9 +10,11 @@ name (a bounded read of text at most); no file of the tree is executed or import
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import shlex
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -27,6 +29,7 @@ from showcause.tools.runners.base import Command
 __all__ = [
     "JS_RUNNERS",
     "NODE_ADDRESS_MB",
+    "NODE_VALUED",
     "JsProject",
     "declared_test_script",
     "dependencies",
@@ -41,6 +44,7 @@ __all__ = [
     "rel_to",
     "relative_to_package",
     "runner_command",
+    "test_script",
 ]
 
 NODE_ADDRESS_MB = 16384   # address space only; real memory stays capped by the memory cgroup
@@ -133,7 +137,44 @@ def _tokens(script: str) -> list[str]:
         return script.split()
 
 
-def _command_runner(tokens: list[str]) -> tuple[str, tuple[str, ...]] | None:
+# Options of node that take their value as the next word (`--conditions development`): that word is no path.
+NODE_VALUED = frozenset({"--conditions", "-C", "--import", "--require", "-r", "--loader", "--experimental-loader",
+                         "--test-reporter", "--test-reporter-destination", "--test-name-pattern",
+                         "--test-skip-pattern", "--test-concurrency", "--test-timeout", "--test-shard", "--env-file",
+                         "--input-type", "--watch-path", "--test-coverage-include", "--test-coverage-exclude",
+                         "--stack-size"})
+_NODE_TEST_IMPORT = re.compile(r"""['"]node:test['"]""")
+_MAX_DEPTH = 3   # `npm run` hops followed from scripts.test
+
+
+def _node_script(args: list[str], is_node_test: Callable[[str], bool] | None) -> bool:
+    """Whether `node … FILE` runs a file of node:test tests (a plain `node test.js` runs them as `--test` would)."""
+    i = 0
+    while i < len(args):
+        if args[i].startswith("-"):
+            i += 2 if args[i] in NODE_VALUED else 1
+            continue
+        return is_node_test is not None and args[i].endswith((".js", ".mjs", ".cjs")) and is_node_test(args[i])
+    return False
+
+
+def test_script(tree: Path, directory: str, pkg: dict[str, object]) -> tuple[str, tuple[str, ...]] | None:
+    """The runner the package's scripts.test starts (`script_runner`), a plain `node FILE` of node:test tests
+    included, that file read from the tree."""
+    return script_runner(pkg, is_node_test=lambda path: _holds_node_tests(tree, directory, path))
+
+
+def _holds_node_tests(tree: Path, directory: str, path: str) -> bool:
+    """Whether the tree's file `path` (relative to the package `directory`) imports node:test; never a file
+    outside the tree."""
+    rel = posixpath.normpath(rel_to(directory, path.removeprefix("./")))
+    if rel.startswith(("..", "/")) or _real_dirs(tree, rel)[0] != posixpath.dirname(rel):
+        return False   # outside the tree, or through a link
+    return bool(_NODE_TEST_IMPORT.search(read_text(tree, rel)))
+
+
+def _command_runner(tokens: list[str], is_node_test: Callable[[str], bool] | None = None,
+                    ) -> tuple[str, tuple[str, ...]] | None:
     """The runner the first command of `tokens` that names one runs, with the arguments after its name."""
     for i, token in enumerate(tokens):
         name = token.rsplit("/", 1)[-1].removesuffix(".js").removesuffix(".mjs")
@@ -146,26 +187,31 @@ def _command_runner(tokens: list[str]) -> tuple[str, tuple[str, ...]] | None:
                 args.append(arg)
             if name != "node":
                 return name, tuple(args)
-            if "--test" in args or any(a.startswith("--test=") for a in args):
+            if "--test" in args or any(a.startswith("--test=") for a in args) or _node_script(args, is_node_test):
                 return "node", tuple(args)
     return None
 
 
-def script_runner(pkg: dict[str, object], script: str = "test", depth: int = 0) -> tuple[str, tuple[str, ...]] | None:
-    """The runner `scripts[script]` starts, following `npm run X` (and yarn's, pnpm's, bun's) once."""
+def script_runner(pkg: dict[str, object], script: str = "test", depth: int = 0,
+                  is_node_test: Callable[[str], bool] | None = None) -> tuple[str, tuple[str, ...]] | None:
+    """The runner `scripts[script]` starts, following `npm run X` (and yarn's, pnpm's, bun's) up to three hops,
+    each in order (`npm run build && npm run test-api`: the first that runs one). `is_node_test(path)`: whether
+    a file `node` runs holds node:test tests (then it is a `node --test` of that file)."""
     scripts = pkg.get("scripts")
     text = scripts.get(script) if isinstance(scripts, dict) else None
     if not isinstance(text, str):
         return None
     tokens = _tokens(text[:2000])
-    found = _command_runner(tokens)
-    if found is not None or depth > 0:
+    found = _command_runner(tokens, is_node_test)
+    if found is not None or depth >= _MAX_DEPTH:
         return found
     for i, token in enumerate(tokens[:-1]):
         pair = (token.rsplit("/", 1)[-1], tokens[i + 1])
         nxt = i + 2 if pair in _DELEGATES else i + 1 if pair[0] in ("yarn", "pnpm") else None
-        if nxt is not None and nxt < len(tokens) and tokens[nxt] not in _OPERATORS:
-            return script_runner(pkg, tokens[nxt], depth + 1)
+        if nxt is not None and nxt < len(tokens) and tokens[nxt] not in _OPERATORS and tokens[nxt] != script:
+            found = script_runner(pkg, tokens[nxt], depth + 1, is_node_test)
+            if found is not None:
+                return found
     return None
 
 
@@ -218,7 +264,7 @@ def _decide_at(root: str, directory: str, *_signature: tuple[int, ...]) -> JsPro
     where = rel_to(directory, "package.json")
     scripts = pkg.get("scripts")
     script = scripts.get("test") if isinstance(scripts, dict) else None
-    found = script_runner(pkg)
+    found = test_script(tree, directory, pkg)
     if found is not None:
         return JsProject(found[0], directory, f"scripts.test of {where} runs {found[0]}", found[1],
                          script if isinstance(script, str) else "")
@@ -295,7 +341,7 @@ def declared_test_script(tree: Path) -> str:
     are the ones its discovery here finds (node_script.py), so none found is none there."""
     for directory in package_dirs(tree):
         pkg = package_json(tree, directory)
-        found = script_runner(pkg) if pkg is not None else None
+        found = test_script(tree, directory, pkg) if pkg is not None else None
         if found is not None and found[0] in JS_RUNNERS:
             return f"scripts.test of {rel_to(directory, 'package.json')} runs {found[0]}"
     return ""

@@ -9,18 +9,20 @@ import posixpath
 from pathlib import Path
 
 from showcause.tools.runners.globs import discover_tests
-from showcause.tools.runners.jsproject import package_dirs, package_json, project_for, rel_to, script_runner
+from showcause.tools.runners.jsproject import (
+    NODE_VALUED,
+    package_dirs,
+    package_json,
+    project_for,
+    rel_to,
+    test_script,
+)
 
 __all__ = ["NODE_CONVENTION", "node_options", "script_tests"]
 
 # The files `node --test` runs when it is given no path (node 20): in a `test` directory, named `test`, or
 # named `test-*`, `*.test`, `*-test`, `*_test`; node_modules left out.
 NODE_CONVENTION = tuple(f"**/{p}.{{js,cjs,mjs}}" for p in ("*.test", "*-test", "*_test", "test-*", "test", "test/**/*"))
-# Options of node that take their value as the next word, so that the value is not read as a path.
-_VALUED = frozenset({"--conditions", "-C", "--import", "--require", "-r", "--loader", "--experimental-loader",
-                     "--test-reporter", "--test-reporter-destination", "--test-name-pattern", "--test-skip-pattern",
-                     "--test-concurrency", "--test-timeout", "--test-shard", "--env-file", "--input-type",
-                     "--watch-path", "--test-coverage-include", "--test-coverage-exclude", "--stack-size"})
 # Options showcause sets itself, or that do not fit a review (reporting, watching, coverage, sharding, a time
 # limit of the project's own): dropped from what the script gives.
 _OURS = ("--test", "--test-reporter", "--test-reporter-destination", "--test-concurrency", "--test-timeout",
@@ -39,7 +41,7 @@ def _split(args: tuple[str, ...]) -> tuple[list[str], list[str]]:
             paths += args[i + 1:]
             break
         if arg.startswith("-"):
-            takes = arg in _VALUED and i + 1 < len(args)
+            takes = arg in NODE_VALUED and i + 1 < len(args)
             options += [arg, args[i + 1]] if takes else [arg]
             i += 2 if takes else 1
             continue
@@ -56,7 +58,7 @@ def node_options(args: tuple[str, ...]) -> list[str]:
     i = 0
     while i < len(options):
         name = options[i].split("=", 1)[0]
-        width = 2 if options[i] in _VALUED and i + 1 < len(options) else 1
+        width = 2 if options[i] in NODE_VALUED and i + 1 < len(options) else 1
         if name not in _OURS:
             kept += options[i:i + width]
         i += width
@@ -70,7 +72,7 @@ def script_tests(tree: Path) -> set[str]:
     found: set[str] = set()
     for directory in package_dirs(tree):
         pkg = package_json(tree, directory)
-        runner = script_runner(pkg) if pkg is not None else None
+        runner = test_script(tree, directory, pkg) if pkg is not None else None
         if runner is None or runner[0] != "node":
             continue
         _options, paths = _split(runner[1])
