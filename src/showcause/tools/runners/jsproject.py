@@ -44,6 +44,7 @@ __all__ = [
     "rel_to",
     "relative_to_package",
     "runner_command",
+    "split_node_args",
     "test_script",
 ]
 
@@ -147,15 +148,31 @@ _NODE_TEST_IMPORT = re.compile(r"""['"]node:test['"]""")
 _MAX_DEPTH = 3   # `npm run` hops followed from scripts.test
 
 
-def _node_script(args: list[str], is_node_test: Callable[[str], bool] | None) -> bool:
-    """Whether `node … FILE` runs a file of node:test tests (a plain `node test.js` runs them as `--test` would)."""
+def split_node_args(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
+    """(node's options as written, each with its value; the paths) of the words after `node`."""
+    options: list[str] = []
+    paths: list[str] = []
     i = 0
     while i < len(args):
-        if args[i].startswith("-"):
-            i += 2 if args[i] in NODE_VALUED else 1
+        arg = args[i]
+        if arg == "--":
+            paths += args[i + 1:]
+            break
+        if arg.startswith("-"):
+            takes = arg in NODE_VALUED and i + 1 < len(args)
+            options += [arg, args[i + 1]] if takes else [arg]
+            i += 2 if takes else 1
             continue
-        return is_node_test is not None and args[i].endswith((".js", ".mjs", ".cjs")) and is_node_test(args[i])
-    return False
+        paths.append(arg)
+        i += 1
+    return options, paths
+
+
+def _node_script(args: list[str], is_node_test: Callable[[str], bool] | None) -> bool:
+    """Whether `node … FILE` runs a file of node:test tests (a plain `node test.js` runs them as `--test` would)."""
+    _options, paths = split_node_args(args)
+    return bool(paths) and is_node_test is not None and paths[0].endswith((".js", ".mjs", ".cjs")) and \
+        is_node_test(paths[0])
 
 
 def test_script(tree: Path, directory: str, pkg: dict[str, object]) -> tuple[str, tuple[str, ...]] | None:

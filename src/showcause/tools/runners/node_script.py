@@ -15,6 +15,7 @@ from showcause.tools.runners.jsproject import (
     package_json,
     project_for,
     rel_to,
+    split_node_args,
     test_script,
 )
 
@@ -30,30 +31,10 @@ _OURS = ("--test", "--test-reporter", "--test-reporter-destination", "--test-con
          "--test-coverage-exclude", "--test-only", "--test-force-exit")
 
 
-def _split(args: tuple[str, ...]) -> tuple[list[str], list[str]]:
-    """(node's options as written, each with its value; the paths) of the words after `node`."""
-    options: list[str] = []
-    paths: list[str] = []
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        if arg == "--":
-            paths += args[i + 1:]
-            break
-        if arg.startswith("-"):
-            takes = arg in NODE_VALUED and i + 1 < len(args)
-            options += [arg, args[i + 1]] if takes else [arg]
-            i += 2 if takes else 1
-            continue
-        paths.append(arg)
-        i += 1
-    return options, paths
-
-
 def node_options(args: tuple[str, ...]) -> list[str]:
     """The options of the script's `node --test` that decide how tests load and which run, as written; ours
     (reporters, concurrency, time limits, watching, coverage, sharding) left out."""
-    options, _paths = _split(args)
+    options, _paths = split_node_args(args)
     kept: list[str] = []
     i = 0
     while i < len(options):
@@ -75,7 +56,7 @@ def script_tests(tree: Path) -> set[str]:
         runner = test_script(tree, directory, pkg) if pkg is not None else None
         if runner is None or runner[0] != "node":
             continue
-        _options, paths = _split(runner[1])
+        _options, paths = split_node_args(runner[1])
         for path in paths or ["."]:
             rel = posixpath.normpath(rel_to(directory, path.removeprefix("./")))
             if rel.startswith("..") or os.path.islink(tree / rel):

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import html
 import shutil
+import stat
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import ClassVar
 
@@ -71,14 +73,22 @@ def _walk_junit(root: ET.Element, file: str) -> list[TestOutcome]:
 
 
 def _rows(out: Path) -> tuple[list[dict[str, object]], bool] | None:
-    """The reporter's lines and whether the run ended; None without its report (a junit run). Capped: the
-    code under test can write this file."""
+    """The reporter's lines and whether the run ended; None without its report (a junit run). A batch's
+    report is read once for all its files (kept while the file is the same)."""
     path = out / "node.jsonl"
-    if not path.is_file():
+    try:
+        st = path.stat()
+    except OSError:
         return None
+    return _parsed(str(path), st.st_ino, st.st_size, st.st_mtime_ns) if stat.S_ISREG(st.st_mode) else None
+
+
+@lru_cache(maxsize=8)
+def _parsed(path: str, *_signature: int) -> tuple[list[dict[str, object]], bool]:
+    """Capped: the code under test can write this file."""
     rows: list[dict[str, object]] = []
     ended = False
-    for line in path.read_text(encoding="utf-8", errors="replace").split("\n")[:100_000]:   # U+2028 stays raw in JSON
+    for line in Path(path).read_text(encoding="utf-8", errors="replace").split("\n")[:100_000]:   # U+2028 stays raw
         try:
             row = jsonsafe.loads(line, max_bytes=64_000)
         except ValueError:   # a line the code under test wrote, or cut by a kill
