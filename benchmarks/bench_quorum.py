@@ -81,7 +81,7 @@ def _price(name: str, prompt: int, completion: int) -> float:
 def _ask(specs: list[SourceSpec], flat: bool, tmp: Path) -> tuple[int, int, float]:
     """Tokens, arbiter calls and the priced cost of one question (peers at their price, the arbiter at
     gpt-mini's)."""
-    from showcause import service
+    from showcause.service.quorum import ask_quorum, load_quorum
 
     if flat:
         specs = [SourceSpec(s.name, s.server, s.weight, 1) for s in specs]
@@ -91,7 +91,7 @@ def _ask(specs: list[SourceSpec], flat: bool, tmp: Path) -> tuple[int, int, floa
     path = tmp / ("flat.json" if flat else "tiers.json")
     path.write_text(json.dumps(config_for(specs, thresholds, "gpt-mini", timeoutMs=10000)), encoding="utf-8")
     before = {s.name: len(peer_posts(s.server)) for s in specs}
-    result = service.ask_quorum(service.load_quorum(path), "a scripted question")
+    result = ask_quorum(load_quorum(path), "a scripted question")
     calls = {s.name: len(peer_posts(s.server)) - before[s.name] for s in specs}
     cost = sum(n * _price(name, *SIZES[name]) for name, n in calls.items())
     peer_prompt = sum(n * SIZES[name][0] for name, n in calls.items())

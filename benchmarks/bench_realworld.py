@@ -88,7 +88,7 @@ def main() -> None:
     opts = ap.parse_args()
 
     from showcause.bench.cases import find_cases, load_case
-    from showcause.service import prepare_case
+    from showcause.service.prepare import prepare_case
 
     cases = [load_case(p) for p in find_cases(opts.cases)]
     cases = [c for c in cases if not opts.only or c.id in opts.only]

@@ -10,8 +10,9 @@ from typing import Any
 from llm_servers import OpenAIServer, turn
 from showcause.core.decision import DecisionInput
 from showcause.core.errors import BudgetExceeded
+from showcause.decision.modes import DecisionOptions
+from showcause.decision.registry import run_decision
 from showcause.judges.budget import MIN_COMPLETION, Budget, estimate_prompt
-from showcause.judges.decision_modes import DecisionOptions, run_decision
 from showcause.judges.loop import ask_for_answer
 from showcause.providers import Message, ProviderConfig, get_provider
 

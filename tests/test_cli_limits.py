@@ -190,7 +190,7 @@ def test_report_rows_forged_by_the_code_under_test(tmp_path: Path):
 
 CRASH = ("import sys\nfrom showcause import cli\n"
          "def boom(*args, **kwargs):\n    raise RuntimeError('unexpected\\nfailure')\n"
-         "from showcause.cli import review\nreview.service.modes_text = boom\n"
+         "from showcause.cli import review\nreview.modes_text = boom\n"
          "sys.argv = ['showcause', 'modes']\ncli.main()\n")
 
 

@@ -271,4 +271,5 @@ def test_bad_decision_cases_and_bench_only_modes_are_refused(tmp_path: Path):
             load_sound_case(path)
     proc = sc("review", "--decision", str(CASES.parent.parent / "examples" / "decision.json"), "--mode",
               "independent_only", "--model", OA, env={})
-    assert proc.returncode == 2 and "--decision takes --mode blind_first or proposal_first" in proc.stderr
+    assert proc.returncode == 2 and proc.stderr.endswith("unknown decision mode 'independent_only'; known: "
+                                                         "blind_first, proposal_first\n")

@@ -26,9 +26,10 @@ from llm_servers import AnthropicServer, OpenAIServer, turn
 from showcause.core.decision import load_decision, parse_verdict
 from showcause.core.decision_result import decision_exit_code
 from showcause.core.errors import InputError, MalformedAnswer
+from showcause.decision.modes import DecisionOptions
+from showcause.decision.registry import run_decision
 from showcause.judges.blindness import Thresholds, check_blindness
 from showcause.judges.budget import Budget
-from showcause.judges.decision_modes import DecisionOptions, run_decision
 
 # ---- decision input and answers --------------------------------------------------------------------------
 
@@ -333,7 +334,7 @@ def test_repository_config_may_lower_the_blindness_thresholds_only(tmp_path: Pat
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--case", str(DEMO)], "--decision takes no --case"),
-    (["--mode", "evidence_gate"], "--decision takes --mode blind_first or proposal_first"),
+    (["--mode", "evidence_gate"], "unknown decision mode 'evidence_gate'; known: blind_first, proposal_first"),
     (["--format", "sarif"], "--decision takes --format json, markdown, text"),
     (["--fail-on", "KEEP"], "--decision takes --fail-on never, MODIFY, WARNING"),
     (["--blindness-leak", "1.5"], "blindness leak threshold must be between 0 and 1"),

@@ -15,10 +15,11 @@ import pytest
 import typer
 
 from showcause.cli import app
+from showcause.cli.text import modes_text
 from showcause.core.gendoc import begin_marker, end_marker, section, splice
-from showcause.judges.contract import CODE_CHANGE
 from showcause.judges.loop import tool_specs
-from showcause.judges.registry import MODES, default_mode, modes_markdown, modes_text
+from showcause.judges.registry import default_mode
+from showcause.service.catalog import mode_kinds, modes_markdown
 from showcause.service.docs import SECTIONS, main, stale
 from showcause.tools.registry import tool_schemas, tools_markdown, tools_text
 
@@ -76,7 +77,8 @@ def test_the_cli_prints_what_the_docs_hold():
     assert schemas == tool_schemas()
     committed = section(tools_md, "tool-schemas").removeprefix("```json\n").removesuffix("```\n")
     assert json.loads(committed) == schemas
-    assert [m["name"] for m in json.loads(_cli("modes", "--json"))] == MODES.names()
+    assert [(m["input"], m["name"]) for m in json.loads(_cli("modes", "--json"))] == \
+        [(kind, spec.name) for kind, specs in mode_kinds() for spec in specs]
 
 
 def test_the_model_is_given_the_schemas_the_docs_show():
@@ -90,7 +92,7 @@ def test_the_review_help_names_the_defaults_the_specs_declare():
     command = typer.main.get_command(app)
     review = command.commands["review"]   # type: ignore[attr-defined]
     help_text = next(p.help for p in review.params if p.name == "mode")
-    without, with_model = (default_mode(CODE_CHANGE, has_model=m).cli_name for m in (False, True))
+    without, with_model = (default_mode(has_model=m).name for m in (False, True))
     assert f"default {without}, or {with_model} with --model" in help_text
 
 

@@ -18,14 +18,14 @@ from mcp import Client
 
 from blind_samples import EXAMPLE, POSITION, POSITION_JSON, SENTINEL, SHOWCAUSE, VERDICT_JSON
 from builders import git_repo
-from showcause import service
 from showcause.mcpserver import Roots, ServerConfig, build_server
+from showcause.service.catalog import tool_schemas
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
 CALC = "def add(a, b):\n    return a + b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-REGISTRY = [t["name"] for t in service.tool_schemas()]
+REGISTRY = [t["name"] for t in tool_schemas()]
 ALL_TOOLS = ["review_change", *REGISTRY, "review_decision", "should_review", "record_outcome"]
 
 
@@ -56,7 +56,7 @@ def test_the_tools_and_their_schemas_are_the_registries(cfg: ServerConfig):
             return (await client.list_tools()).tools
     tools = {t.name: t for t in anyio.run(go)}
     assert list(tools) == ALL_TOOLS
-    for spec in service.tool_schemas():
+    for spec in tool_schemas():
         schema = tools[spec["name"]].input_schema
         own = spec["input_schema"]["properties"]
         assert {k: v for k, v in schema["properties"].items() if k not in ("repo", "base", "head")} == own

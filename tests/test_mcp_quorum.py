@@ -18,8 +18,8 @@ from builders import git_repo
 from llm_servers import AnthropicServer, OpenAIServer, start_server, turn
 from quorum_servers import SourceSpec, config_for, peer_posts, user_text
 from quorum_stack import CONSENSUS, RATINGS, Stack
-from showcause import service
 from showcause.mcpserver import Roots, ServerConfig, build_server
+from showcause.service.quorum import load_quorum
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 
@@ -48,7 +48,7 @@ def _calls(cfg: ServerConfig, *calls: tuple[str, dict[str, Any]]) -> tuple[list[
 def test_the_quorum_tools_are_served_only_with_a_quorum(stack: Stack, tmp_path: Path):
     plain, _ = _calls(ServerConfig(roots=Roots.of([tmp_path])))
     assert not {"peer_review", "query_peer", "list_peers", "count_tokens"} & set(plain)
-    cfg = ServerConfig(roots=Roots.of([tmp_path]), quorum=service.load_quorum(stack.config(tmp_path)))
+    cfg = ServerConfig(roots=Roots.of([tmp_path]), quorum=load_quorum(stack.config(tmp_path)))
     secret = "CALLER-ANSWER-SENTINEL-31"
     names, (review, peers, one, count, bad) = _calls(
         cfg, ("peer_review", {"prompt": "What does HTTP status 431 mean?", "callerAnswer": secret}),
@@ -85,7 +85,7 @@ def test_review_change_in_quorum_mode_takes_its_members_from_the_quorum_file(tmp
         path.write_text(json.dumps(config_for([SourceSpec("a", a, 1, 1), SourceSpec("b", b, 1, 1)], {"tier1": 2},
                                               "a")), encoding="utf-8")
         plain = ServerConfig(roots=Roots.of([tmp_path]))
-        cfg = ServerConfig(roots=Roots.of([tmp_path]), quorum=service.load_quorum(path), quorum_file=path)
+        cfg = ServerConfig(roots=Roots.of([tmp_path]), quorum=load_quorum(path), quorum_file=path)
         _, (refused,) = _calls(plain, ("review_change", {"repo": str(repo), "mode": "quorum"}))
         _, (review,) = _calls(cfg, ("review_change", {"repo": str(repo), "mode": "quorum"}))
         asked = (len(a.posts()), len(b.posts()))

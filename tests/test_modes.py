@@ -14,25 +14,26 @@ from typing import Any, ClassVar
 import pytest
 
 from llm_servers import OpenAIServer, turn
-from showcause import service
 from showcause.bench.costs import review_reserve
+from showcause.bench.decision_arms import ARMS, arm_names, bench_decision_mode
 from showcause.bench.identity import budgets
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.claims import FinalAnswer
 from showcause.core.decision import load_decision
 from showcause.core.errors import EXIT_BAD_INPUT, InputError, ModelRequired, exit_status
 from showcause.core.registry import DuplicateName
+from showcause.decision.modes import DecisionOptions
+from showcause.decision.registry import DECISION_MODES, decision_mode, register_decision_mode, run_decision
+from showcause.decision.review import review_decision
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.budget import Budget
-from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, DECISION, ModeSpec
-from showcause.judges.decision_modes import DecisionOptions, run_decision
+from showcause.judges.contract import BUDGET_GROUPS, ModeSpec
 from showcause.judges.loop import run_tool_loop
-from showcause.judges.registry import MODES, all_modes, default_mode, find_mode, get_mode, mode_names, register_mode
+from showcause.judges.registry import CHANGE_MODES, default_mode, get_mode, mode_names, register_mode
 from showcause.providers.base import Message
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import load_policy
-from showcause.service.decision import review_decision
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.registry import TOOLS
@@ -41,16 +42,16 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "examples" / "demo-case"
 EXAMPLE = ROOT / "examples" / "decision.json"
 SHOWCAUSE = str(Path(sys.executable).parent / "showcause")
-CHANGE_MODELS = [m.spec.cli_name for m in all_modes() if m.spec.input == CODE_CHANGE and m.spec.needs_model]
-DECISION_MODELS = [m.spec.cli_name for m in all_modes()
-                   if m.spec.input == DECISION and m.spec.needs_model and not m.spec.bench_only]
+CHANGE_MODELS = [m.spec.name for m in CHANGE_MODES.all() if m.spec.needs_model]
+DECISION_MODELS = [m.spec.name for m in DECISION_MODES.all() if m.spec.needs_model]
 
 
 @pytest.fixture
 def plugins(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Modes registered in a test are gone after it (the suite's registry stays the built-ins)."""
-    MODES.names()   # entry points discovered first, so the copy holds them
-    monkeypatch.setattr(MODES, "_entries", dict(MODES._entries))
+    """Modes registered in a test are gone after it (the suite's registries stay the built-ins)."""
+    for modes in (CHANGE_MODES, DECISION_MODES):
+        modes.names()   # entry points discovered first, so the copy holds them
+        monkeypatch.setattr(modes.entries, "_entries", dict(modes.entries._entries))
     yield
 
 
@@ -60,43 +61,51 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 # ---- the built-in specs ---------------------------------------------------------------------------------------
 
-def test_each_input_kind_has_its_own_modes_and_the_decision_modes_have_their_own_names():
-    assert MODES.names() == ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
-                             "blind_first", "quorum", "decision_blind_first", "decision_proposal_first",
-                             "decision_proposal_first_2pass", "decision_independent_only", "decision_decision_judge"]
-    assert mode_names(CODE_CHANGE) == ["mechanical", "evidence_gate", "decision_judge", "proposal_first",
-                                       "proposal_first_2pass", "blind_first", "quorum"]
-    assert mode_names(DECISION) == ["blind_first", "proposal_first"]   # `--mode` with --decision: the CLI contract
-    assert mode_names(DECISION, bench=True) == ["blind_first", "proposal_first", "proposal_first_2pass",
-                                                "independent_only", "decision_judge"]   # `showcause bench` too
-    assert find_mode("independent_only", DECISION) is None
-    blind = {kind: find_mode("blind_first", kind) for kind in (CODE_CHANGE, DECISION)}
-    assert blind[CODE_CHANGE] is get_mode("blind_first") and blind[DECISION] is get_mode("decision_blind_first")
-    assert find_mode("mechanical", DECISION) is None and find_mode("decision_blind_first", DECISION) is None
+def test_each_registry_has_its_own_modes_and_a_name_means_one_mode_in_each():
+    assert mode_names() == ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
+                            "blind_first", "quorum"]
+    assert DECISION_MODES.names() == ["blind_first", "proposal_first"]   # `--mode` with --decision: the CLI contract
+    # The bench's arms are the bench's: `review --decision` never finds them, `showcause bench` does.
+    assert ARMS.names() == ["proposal_first_2pass", "independent_only", "decision_judge"]
+    assert arm_names() == ["blind_first", "proposal_first", "proposal_first_2pass", "independent_only",
+                           "decision_judge"]
+    assert DECISION_MODES.get("independent_only") is None
+    with pytest.raises(InputError, match=r"unknown decision mode .independent_only.; known: blind_first, "
+                                         r"proposal_first$"):
+        decision_mode("independent_only", has_model=True)
+    assert bench_decision_mode("independent_only", has_model=True) is ARMS.get("independent_only")
+    # decision_judge is a change mode and a bench arm: each registry answers with its own.
+    assert type(bench_decision_mode("decision_judge", has_model=True)).__name__ == "DecisionJudge"
+    assert type(get_mode("decision_judge")).__name__ == "MaterialOnlyJudge"
+    change, decision = get_mode("blind_first"), DECISION_MODES.get("blind_first")
+    assert type(change).__name__ == "BlindFirstJudge" and type(decision).__name__ == "DecisionBlindFirst"
+    assert get_mode("mechanical") is not None and DECISION_MODES.get("mechanical") is None
+    with pytest.raises(InputError, match="unknown mode 'nope'; known: mechanical, evidence_gate"):
+        CHANGE_MODES.chosen("nope", has_model=False)
 
 
 def test_the_default_mode_is_computed_from_the_specs():
-    assert default_mode(CODE_CHANGE, has_model=False).name == "mechanical"
-    assert default_mode(CODE_CHANGE, has_model=True).name == "evidence_gate"
-    assert default_mode(DECISION, has_model=False).name == default_mode(DECISION, has_model=True).name \
-        == "decision_blind_first"
-    # The façade's answer (what front ends ask) is the same rule, as a `--mode` value.
-    assert (service.default_mode(None), service.default_mode("openai:x")) == ("mechanical", "evidence_gate")
-    assert service.default_mode(None, DECISION) == "blind_first"
+    assert default_mode(has_model=False).name == "mechanical"
+    assert default_mode(has_model=True).name == "evidence_gate"
+    assert DECISION_MODES.default(has_model=False).name == DECISION_MODES.default(has_model=True).name \
+        == "blind_first"
+    assert decision_mode(None, has_model=False) is DECISION_MODES.get("blind_first")
 
 
 def test_what_each_spec_declares():
-    declared = {m.spec.name: (m.spec.needs_model, m.spec.passes, m.spec.budget, m.spec.tools) for m in all_modes()}
+    declared = {f"{kind}:{m.spec.name}": (m.spec.needs_model, m.spec.passes, m.spec.budget, m.spec.tools)
+                for kind, modes in (("change", CHANGE_MODES), ("decision", DECISION_MODES), ("arm", ARMS))
+                for m in modes.all()}
     six = tuple(TOOLS.names())
     assert declared == {
-        "mechanical": (False, 0, None, ("search", "find_symbol", "run_test", "typecheck")),
-        "evidence_gate": (True, 1, "review", six), "decision_judge": (True, 1, "review", ()),
-        "proposal_first": (True, 1, "review", ()), "proposal_first_2pass": (True, 2, "review", ()),
-        "blind_first": (True, 1, "blind_review", six), "quorum": (True, 1, "review", six),
-        "decision_blind_first": (True, 1, "review", ()), "decision_proposal_first": (True, 1, "review", ()),
+        "change:mechanical": (False, 0, None, ("search", "find_symbol", "run_test", "typecheck")),
+        "change:evidence_gate": (True, 1, "review", six), "change:decision_judge": (True, 1, "review", ()),
+        "change:proposal_first": (True, 1, "review", ()), "change:proposal_first_2pass": (True, 2, "review", ()),
+        "change:blind_first": (True, 1, "blind_review", six), "change:quorum": (True, 1, "review", six),
+        "decision:blind_first": (True, 1, "review", ()), "decision:proposal_first": (True, 1, "review", ()),
         # The decision bench's arms: one review budget each, whatever number of calls they make in it.
-        "decision_proposal_first_2pass": (True, 1, "review", ()), "decision_independent_only": (True, 1, "review", ()),
-        "decision_decision_judge": (True, 1, "review", ())}
+        "arm:proposal_first_2pass": (True, 1, "review", ()), "arm:independent_only": (True, 1, "review", ()),
+        "arm:decision_judge": (True, 1, "review", ())}
     policy = load_policy()
     for group in BUDGET_GROUPS.values():   # a group names only keys the policy's [review] section has
         assert all(hasattr(policy.review, key) for key in group.keys), group
@@ -104,7 +113,7 @@ def test_what_each_spec_declares():
 
 
 @pytest.mark.parametrize(("fields", "message"), [
-    ({"input": "patch"}, "input must be one of"), ({"budget": "huge"}, "budget must be one of"),
+    ({"budget": "huge"}, "budget must be one of"),
     ({"needs_model": False}, "passes must be 0 without a model"), ({"passes": -1}, "never negative"),
     ({"tools": ("search", "search")}, "a tool is named twice"), ({"default_for": "always"}, "default_for must be"),
 ])
@@ -167,27 +176,32 @@ def test_the_bench_reserves_and_pins_what_the_spec_declares(plugins: None):
     assert pinned["searcher"]["tokens"] == policy.review.blind_max_review_tokens
 
 
-def test_a_plugin_cannot_take_a_cli_name_or_a_default(plugins: None):
+def test_a_plugin_cannot_take_a_name_or_a_default_or_land_in_the_other_registry(plugins: None):
     class Twin(_ListsOnly):
-        spec = ModeSpec(name="twin", cli_name="mechanical", description="d", needs_model=False, passes=0, budget=None)
+        spec = ModeSpec(name="mechanical", description="d", needs_model=False, passes=0, budget=None)
 
     class Usurper(_ListsOnly):
         spec = ModeSpec(name="usurper", description="d", default_for="with_model")
 
     class DecisionDefault:
-        spec = ModeSpec(name="decision_x", input=DECISION, description="d", default_for="without_model")
+        spec = ModeSpec(name="decision_x", description="d", default_for="without_model")
 
         def review(self, decision: Any, options: Any) -> Any: ...
 
-    with pytest.raises(DuplicateName, match="'mechanical' already answers to --mode mechanical"):
+    with pytest.raises(DuplicateName, match="mode 'mechanical' is already registered"):
         register_mode(Twin())
     with pytest.raises(DuplicateName, match="'evidence_gate' is already the default"):
         register_mode(Usurper())
-    with pytest.raises(DuplicateName, match="'decision_blind_first' is already the default"):
-        register_mode(DecisionDefault())
-    with pytest.raises(DuplicateName, match="mode 'blind_first' is already registered"):
-        register_mode(find_mode("blind_first", CODE_CHANGE))   # type: ignore[arg-type]
-    assert default_mode(CODE_CHANGE, has_model=True).name == "evidence_gate" and "twin" not in MODES
+    with pytest.raises(DuplicateName, match="decision mode 'blind_first' is already the default"):
+        register_decision_mode(DecisionDefault())
+    # A mode of one protocol in the other's registry is refused, with where it belongs.
+    with pytest.raises(TypeError, match=r"mode 'decision_x' has no judge\(\) method \(a decision mode registers in "
+                                        r"group showcause.decision_modes\)"):
+        register_mode(DecisionDefault())   # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"decision mode 'lists_only' has no review\(\) method"):
+        register_decision_mode(_ListsOnly())   # type: ignore[arg-type]
+    assert default_mode(has_model=True).name == "evidence_gate" and "usurper" not in CHANGE_MODES.entries
+    assert "decision_x" not in DECISION_MODES.entries
 
 
 # ---- a mode that needs a model, without one: MODEL_REQUIRED, exit 2, on every path -----------------------------
@@ -221,7 +235,7 @@ def test_the_service_and_each_judge(mode: str):
         ctx = tool_context(snap)
         with pytest.raises(ModelRequired) as raised:
             run_review(ctx, mode, ReviewRequest(task="t"))
-        judge = find_mode(mode, CODE_CHANGE)
+        judge = get_mode(mode)
         assert judge is not None
         ledger = Ledger(ctx, judge.spec.tools)
         with pytest.raises(ModelRequired):   # a library caller that skips the service meets the same error

@@ -52,6 +52,18 @@ PLUGIN = textwrap.dedent('''
                                             passes=0, budget=None)
 
 
+    class Doubter:   # a decision mode: no model, always asks for evidence
+        spec: ClassVar[ModeSpec] = ModeSpec(name="doubter", description="Always asks for more (a plugin decision "
+                                            "mode).", needs_model=False, passes=0, budget=None)
+
+        def review(self, decision, options):
+            from showcause.core.decision import DecisionVerdict, FalsificationProbe
+            from showcause.core.decision_result import DecisionResult
+            verdict = DecisionVerdict(verdict="INSUFFICIENT_EVIDENCE", confidence=0.0, recommendation="Show more.",
+                                      falsification_probe=FalsificationProbe(description="d", expected_signal="s"))
+            return DecisionResult.from_verdict(verdict, {"mode": "doubter", "input": "decision"})
+
+
     REPLAY = ProviderSpec(scripted_provider, free=True)
 ''')
 ENTRY_POINTS = textwrap.dedent('''
@@ -63,14 +75,16 @@ ENTRY_POINTS = textwrap.dedent('''
     peek_mode = showcause_demo_plugin:PeekMode
     mechanical = showcause_demo_plugin:Impostor
 
+    [showcause.decision_modes]
+    doubter = showcause_demo_plugin:Doubter
+
     [showcause.providers]
     replay = showcause_demo_plugin:REPLAY
     openai = showcause_demo_plugin:REPLAY
 ''')
 BUILTIN_TOOLS = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck"]
 BUILTIN_MODES = ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
-                 "blind_first", "quorum", "decision_blind_first", "decision_proposal_first",
-                 "decision_proposal_first_2pass", "decision_independent_only", "decision_decision_judge"]
+                 "blind_first", "quorum"]
 
 
 def _python(code: str, path: Path) -> subprocess.CompletedProcess[str]:
@@ -95,12 +109,15 @@ def _installed(tmp_path: Path) -> Path:
 
 REPORT = '''
     import json
-    from showcause.judges.registry import MODES, modes_markdown
+    from showcause.decision.registry import DECISION_MODES
+    from showcause.judges.registry import CHANGE_MODES as MODES
+    from showcause.service.catalog import modes_markdown
     from showcause.providers.registry import get_provider, is_free, known_prefixes
     from showcause.tools.registry import TOOLS, get_tool, tool_schemas, tools_markdown
     script = {script!r}
     print(json.dumps({{
-        "tools": TOOLS.names(), "modes": MODES.names(), "providers": known_prefixes(),
+        "tools": TOOLS.names(), "modes": MODES.names(), "decision_modes": DECISION_MODES.names(),
+        "providers": known_prefixes(),
         "search_is": type(get_tool("search")).__name__, "mechanical_is": type(MODES.get("mechanical")).__name__,
         "openai_free": is_free("openai"), "replay_free": is_free("replay"),
         "replay_makes": type(get_provider("replay:" + script)).__name__,
@@ -120,6 +137,7 @@ def _script(tmp_path: Path) -> str:
 def _check_report(report: dict[str, object]) -> None:
     assert report["tools"] == [*BUILTIN_TOOLS, "peek"] and report["schemas"] == report["tools"]
     assert report["modes"] == [*BUILTIN_MODES, "peek_mode"]
+    assert report["decision_modes"] == ["blind_first", "proposal_first", "doubter"]
     assert report["providers"] == ["anthropic", "ollama", "openai", "openrouter", "replay", "scripted"]
     assert report["search_is"] == "SearchTool" and report["mechanical_is"] == "MechanicalJudge"
     assert report["openai_free"] is False and report["replay_free"] is True
@@ -136,7 +154,9 @@ def test_plugins_by_register_keep_the_built_ins_and_a_taken_name_is_refused(tmp_
         import showcause_demo_plugin as p
 
         # Registered before any lookup: the built-ins are entries from the start, not loaded when empty.
+        from showcause.decision.registry import register_decision_mode
         register(p.PeekTool()); register_mode(p.PeekMode()); register_provider("replay", p.REPLAY)
+        register_decision_mode(p.Doubter())
         for attempt in (lambda: register(type("S", (p.PeekTool,), {"name": "search"})()),
                         lambda: register_mode(p.Impostor()), lambda: register_provider("openai", p.REPLAY)):
             try:
@@ -175,3 +195,9 @@ def test_an_entry_point_mode_runs_its_own_tool_through_the_cli(tmp_path: Path):
     assert [(c["tool"], c["ok"]) for c in result["tool_calls"]] == [("peek", True)]
     listed = _python('from showcause import cli\nsys.argv = ["showcause", "modes"]\ncli.main()\n', tmp_path)
     assert "  peek_mode (no model; tools: peek)" in listed.stdout and "  mechanical (" in listed.stdout
+    # The decision mode of group showcause.decision_modes is a decision mode: `--decision --mode doubter`.
+    asked = _python(f'from showcause import cli\nsys.argv = ["showcause", "review", "--decision", '
+                    f'{str(ROOT / "examples" / "decision.json")!r}, "--mode", "doubter", "--format", "json"]\n'
+                    'cli.main()\n', tmp_path)
+    assert json.loads(asked.stdout)["verdict"] == "INSUFFICIENT_EVIDENCE", asked.stderr
+    assert listed.stdout.index("  doubter (no model") > listed.stdout.index("A decision (--decision FILE):")

@@ -20,16 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 PUBLIC = [
     "Artifact", "ChangeSource", "Claim", "DecisionResult", "GatedClaim", "InputError", "ReviewOptions",
     "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
-    "render_result", "review_change", "review_decision", "run_tool",
+    "render_result", "review_change", "review_decision", "run_tool", "sandbox_status",
 ]
+# The library's API: review a change or a decision, run a tool, render, the exit code, the sandbox, triage.
 SERVICE = [
-    "FAIL_ON", "FORMATS", "ChangeSource", "HostCheck", "ReviewOptions", "ask_quorum", "check_report_options",
-    "check_tool", "count_tokens", "decision_budget", "default_base", "default_mode", "doctor_checks", "exit_code",
-    "list_peers", "load_quorum", "modes", "modes_markdown", "modes_text", "outcomes_summary", "outcomes_text",
-    "parse_history", "parse_tool_args", "prepare_case", "query_peer", "record_outcome", "render_quorum_result",
-    "render_result", "require_sandbox", "review_change", "review_decision", "review_decision_fields",
-    "review_decision_input", "run_tool", "sandbox_status", "setup_toolchain", "should_review", "tool_schemas",
-    "tools_markdown", "tools_text", "with_isolation",
+    "ChangeSource", "ReviewOptions", "exit_code", "render_result", "review_change", "review_decision", "run_tool",
+    "sandbox_status", "should_review",
 ]
 
 
@@ -43,7 +39,7 @@ def test_the_exported_members_are_pinned():
 def test_every_exported_member_resolves_to_a_public_home(name: str):
     value = getattr(showcause, name)
     home = getattr(value, "__module__", "showcause.core.version")
-    assert home.startswith(("showcause.core.", "showcause.service.")), (name, home)
+    assert home.startswith(("showcause.core.", "showcause.service.", "showcause.decision.review")), (name, home)
 
 
 def test_an_unknown_member_is_an_attribute_error():
@@ -72,10 +68,28 @@ def test_the_facade_reviews_a_case_as_the_command_line_does():
     assert json.loads(showcause.render_result(result, "json"))["verdict"] == "MODIFY"
 
 
-def test_bad_input_through_the_facade_is_an_input_error_before_any_work(tmp_path: Path):
-    with pytest.raises(showcause.InputError, match="exactly one of --case DIR or --repo PATH"):
+def test_bad_input_through_the_facade_is_an_input_error_naming_fields_before_any_work(tmp_path: Path):
+    # A library caller is told about the fields it passed; the command line about its options (next test).
+    with pytest.raises(showcause.InputError, match=r"^give exactly one of `case` DIR or `repo` PATH$"):
         showcause.review_change(showcause.ChangeSource())
-    with pytest.raises(showcause.InputError, match="unknown --format 'pdf'"):
-        showcause.service.check_report_options("pdf", None)
+    with pytest.raises(showcause.InputError, match=r"^`case` takes no `diff`, `base` or `head`"):
+        showcause.review_change(showcause.ChangeSource(case=tmp_path, base="main"))
+    with pytest.raises(showcause.InputError, match=r"^`decision` takes `fmt` json, markdown, text .*not 'sarif'$"):
+        showcause.review_decision(ROOT / "examples" / "decision.json", mode=None, model=None, base_url=None,
+                                  fmt="sarif", fail_on=None)
     with pytest.raises(showcause.InputError, match="unknown tool 'rm'"):
         showcause.run_tool(showcause.ChangeSource(repo=tmp_path), "rm", {})
+
+
+def test_the_command_line_shows_each_field_as_its_option(tmp_path: Path):
+    from showcause.cli.app import as_flags
+
+    assert as_flags("give exactly one of `case` DIR or `repo` PATH") == "give exactly one of --case DIR or --repo PATH"
+    assert as_flags("unknown `fmt` 'pdf'; `showcause ask` and `tier` stay") == \
+        "unknown --format 'pdf'; `showcause ask` and `tier` stay"   # only the fields it knows
+    cli = [str(ROOT / ".venv/bin/showcause"), "review"]
+    both = subprocess.run([*cli, "--case", str(tmp_path), "--repo", str(tmp_path)], capture_output=True, text=True)
+    assert (both.returncode, both.stderr) == (2, "showcause: error: give exactly one of --case DIR or --repo PATH\n")
+    fmt = subprocess.run([*cli, "--decision", str(ROOT / "examples" / "decision.json"), "--format", "sarif"],
+                         capture_output=True, text=True)
+    assert fmt.returncode == 2 and fmt.stderr.startswith("showcause: error: --decision takes --format json, ")

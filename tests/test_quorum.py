@@ -16,7 +16,7 @@ from quorum_servers import (
     user_text,
 )
 from quorum_stack import CONSENSUS, RATINGS, Stack
-from showcause import service
+from showcause.service.quorum import ask_quorum, load_quorum
 
 
 @pytest.fixture
@@ -45,7 +45,7 @@ def _rows(result: dict[str, Any]) -> list[tuple[str, str, int, float | None]]:
 
 
 def test_an_easy_query_reaches_quorum_at_tier_2_and_never_contacts_tier_3(stack: Stack, tmp_path: Path):
-    result = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "What does HTTP status 431 mean?")
+    result = ask_quorum(load_quorum(stack.config(tmp_path)), "What does HTTP status 431 mean?")
     data = result.to_dict()
     assert data["response"] == CONSENSUS
     assert data["certaintyScore"] == 0.98
@@ -63,7 +63,7 @@ def test_an_easy_query_reaches_quorum_at_tier_2_and_never_contacts_tier_3(stack:
 
 def test_tier_1_caps_escalation_and_sets_the_required_weight(keys: None, tmp_path: Path):
     for stack in _stack({"gemini-flash": 1.0, "gpt-mini": 0.9}):
-        result = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "Is 'reciept' spelled right?",
+        result = ask_quorum(load_quorum(stack.config(tmp_path)), "Is 'reciept' spelled right?",
                                     tier=1).to_dict()
         assert result["certaintyScore"] == 0.95
         assert result["quorum"]["achieved"] is True
@@ -76,7 +76,7 @@ def test_tier_1_caps_escalation_and_sets_the_required_weight(keys: None, tmp_pat
 def test_an_outlier_is_itemized_but_excluded_and_forces_the_full_stack(keys: None, tmp_path: Path):
     ratings = {"gemini-flash": 0.2, "gpt-mini": 0.95, "gemini-pro": 0.9, "claude": 0.85}
     for stack in _stack(ratings):
-        result = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "structuredClone or JSON?")
+        result = ask_quorum(load_quorum(stack.config(tmp_path)), "structuredClone or JSON?")
         data = result.to_dict()
         assert data["certaintyScore"] == 0.9
         assert (data["quorum"]["achieved"], data["quorum"]["tier"], data["quorum"]["agreeingWeight"]) == (True, 3, 5)
@@ -91,7 +91,7 @@ def test_a_missing_key_makes_sources_unavailable_and_the_quorum_is_not_achieved(
         keys: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.delenv("GEMINI_TEST_KEY")
     for stack in _stack({**RATINGS, "claude": 0.95}):
-        data = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "HTTP 431?").to_dict()
+        data = ask_quorum(load_quorum(stack.config(tmp_path)), "HTTP 431?").to_dict()
         assert data["response"] == CONSENSUS
         assert data["certaintyScore"] == 0.73   # min(1, 3/4) * mean(1.0, 0.95)
         assert {k: v for k, v in data["quorum"].items() if k != "sources"} == {
@@ -105,7 +105,7 @@ def test_a_missing_key_makes_sources_unavailable_and_the_quorum_is_not_achieved(
 def test_the_callers_answer_is_rated_but_never_shown_to_a_peer(keys: None, tmp_path: Path):
     caller = "Yes, sort() orders numbers ascending by default."
     for stack in _stack(RATINGS, caller=0.1):
-        result = service.ask_quorum(service.load_quorum(stack.config(tmp_path)),
+        result = ask_quorum(load_quorum(stack.config(tmp_path)),
                                     "Does [10, 9, 100].sort() return [9, 10, 100]?", caller_answer=caller)
         data = result.to_dict()
         assert data["callerAgreement"] == 0.1
@@ -121,7 +121,7 @@ def test_the_callers_answer_is_rated_but_never_shown_to_a_peer(keys: None, tmp_p
 def test_an_arbiter_that_never_answers_the_contract_falls_back_to_the_heaviest_answer(keys: None, tmp_path: Path):
     for stack in _stack(RATINGS):
         stack.mini.arbiter = lambda _text: "I think they mostly agree."
-        result = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "HTTP 431?")
+        result = ask_quorum(load_quorum(stack.config(tmp_path)), "HTTP 431?")
         data = result.to_dict()
         assert data["response"] == "The server refuses oversized headers (431)."   # gemini-pro, weight 2 first
         assert data["certaintyScore"] == 0
@@ -136,7 +136,7 @@ def test_out_of_range_and_unknown_ratings_leave_those_sources_unrated(keys: None
     for stack in _stack(RATINGS):
         stack.mini.arbiter = lambda _text: json.dumps(
             {"consensus": "c", "ratings": {"gemini-flash": 1.2, "gpt-mini": 1, "nobody": 1}})
-        data = service.ask_quorum(service.load_quorum(stack.config(tmp_path)), "q", tier=1).to_dict()
+        data = ask_quorum(load_quorum(stack.config(tmp_path)), "q", tier=1).to_dict()
         assert _rows(data) == [("gemini-flash", "ok", 1, None), ("gpt-mini", "ok", 1, 1.0)]
         assert data["quorum"]["agreeingWeight"] == 1 and data["certaintyScore"] == 0.5
         assert "arbiterFailed" not in data["quorum"]

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from quorum_servers import QuorumAnthropic, QuorumOpenAI, SourceSpec, config_for, ratings_arbiter
-from showcause import service
 from showcause.core.errors import InputError
+from showcause.service import quorum as quorum_service
+from showcause.service.quorum import load_quorum, parse_history
 
 KEY = "sk-test-cli-0004"
 
@@ -101,19 +102,19 @@ def test_peers_lists_the_sources_and_their_availability(setup: tuple[Path, Any, 
 
 def test_query_peer_and_count_tokens(setup: tuple[Path, Any, Any]):
     path, _cheap, deep = setup
-    quorum = service.load_quorum(path)
-    answer = service.query_peer(quorum, "Capital?")
+    quorum = load_quorum(path)
+    answer = quorum_service.query_peer(quorum, "Capital?")
     assert answer == {"response": "Paris", "model": "cheap-model", "source": "cheap", "finishReason": "stop",
                       "tokenUsage": {"prompt": 10, "completion": 5, "total": 15}}
-    assert service.query_peer(quorum, "Capital?", source="deep")["response"] == "Paris, France"
-    assert service.count_tokens(quorum, "0123456789") == {"totalTokens": 3, "model": "cheap-model",
+    assert quorum_service.query_peer(quorum, "Capital?", source="deep")["response"] == "Paris, France"
+    assert quorum_service.count_tokens(quorum, "0123456789") == {"totalTokens": 3, "model": "cheap-model",
                                                           "source": "cheap", "method": "estimate"}
-    assert service.count_tokens(quorum, "some text", source="deep") == {"totalTokens": 42, "model": "deep-model",
+    assert quorum_service.count_tokens(quorum, "some text", source="deep") == {"totalTokens": 42, "model": "deep-model",
                                                                        "source": "deep", "method": "api"}
     count = deep.posts()[-1]
     assert count.path == "/v1/messages/count_tokens" and count.headers["x-api-key"] == KEY
     assert count.body == {"model": "deep-model", "messages": [{"role": "user", "content": "some text"}]}
     with pytest.raises(InputError, match="source: 'nobody' is not a configured source"):
-        service.query_peer(quorum, "q", source="nobody")
+        quorum_service.query_peer(quorum, "q", source="nobody")
     with pytest.raises(InputError, match="history\\[0\\]: role must be"):
-        service.parse_history([{"role": "assistant", "content": "x"}])
+        parse_history([{"role": "assistant", "content": "x"}])

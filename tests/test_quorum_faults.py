@@ -13,8 +13,8 @@ import pytest
 
 from llm_server_base import ServerBase, rate_limited, slow, status
 from quorum_servers import QuorumAnthropic, QuorumOpenAI, SourceSpec, config_for, peer_posts, ratings_arbiter
-from showcause import service
 from showcause.core.errors import QuorumConfigError
+from showcause.service.quorum import ask_quorum, load_quorum, parse_history
 
 KEY = "sk-test-faults-0003"
 
@@ -42,7 +42,7 @@ def _start(servers: list[ServerBase], server: ServerBase) -> Any:
 def _quorum(tmp: Path, specs: list[SourceSpec], thresholds: dict[str, int], arbiter: str, **top: Any) -> Any:
     path = tmp / "quorum.json"
     path.write_text(json.dumps(config_for(specs, thresholds, arbiter, **top)), encoding="utf-8")
-    return service.load_quorum(path)
+    return load_quorum(path)
 
 
 def _statuses(result: Any) -> list[tuple[str, str, str | None]]:
@@ -58,7 +58,7 @@ def test_a_slow_reasoner_is_aborted_when_faster_tier_mates_suffice(servers: list
     quorum = _quorum(tmp_path, [SourceSpec("fast-a", fast_a, 2, 1), SourceSpec("fast-b", fast_b, 2, 1),
                                 SourceSpec("reasoner", reasoner, 1, 1)], {"tier1": 4}, "fast-a", timeoutMs=30000)
     started = time.monotonic()
-    result = service.ask_quorum(quorum, "q")
+    result = ask_quorum(quorum, "q")
     assert time.monotonic() - started < 5
     assert result.achieved and result.certainty == 0.95
     assert _statuses(result) == [("fast-a", "ok", None), ("fast-b", "ok", None), ("reasoner", "error", "ABORTED")]
@@ -83,7 +83,7 @@ def test_rate_limits_server_errors_and_timeouts_are_itemized(servers: list[Serve
     specs = [SourceSpec("steady", steady, 1, 1), SourceSpec("limited", limited, 1, 1),
              SourceSpec("broken", broken, 1, 1), SourceSpec("stalled", stalled, 1, 1, {"timeoutMs": 400}),
              SourceSpec("late", late, 1, 1)]
-    result = service.ask_quorum(_quorum(tmp_path, specs, {"tier1": 5}, "steady", timeoutMs=3000), "q")
+    result = ask_quorum(_quorum(tmp_path, specs, {"tier1": 5}, "steady", timeoutMs=3000), "q")
     assert _statuses(result) == [("steady", "ok", None), ("limited", "error", "RATE_LIMITED"),
                                  ("broken", "error", "PROVIDER_HTTP_ERROR"), ("stalled", "error", "TIMEOUT"),
                                  ("late", "ok", None)]
@@ -100,7 +100,7 @@ def test_the_deadline_returns_what_it_has(servers: list[ServerBase], tmp_path: P
     specs = [SourceSpec("first", first, 1, 1), SourceSpec("second", second, 1, 1), SourceSpec("judge", judge, 1, 1)]
     quorum = _quorum(tmp_path, specs, {"tier1": 1}, "judge", timeoutMs=1000, deadlineMs=2000)
     started = time.monotonic()
-    result = service.ask_quorum(quorum, "q", caller_source="judge")
+    result = ask_quorum(quorum, "q", caller_source="judge")
     assert 1.9 < time.monotonic() - started < 2.5
     data = result.to_dict()
     assert data["response"] == "the first answer" and data["certaintyScore"] == 0
@@ -122,8 +122,8 @@ def test_a_key_command_is_cached_and_reminted_once_after_a_401(servers: list[Ser
                                         valid_keys={"minted-2"}))
     quorum = _quorum(tmp_path, [SourceSpec("cmd", peer, 1, 1, {"apiKeyCommand": command})], {"tier1": 1},
                      "cmd")
-    first = service.ask_quorum(quorum, "q")
-    second = service.ask_quorum(quorum, "q again")
+    first = ask_quorum(quorum, "q")
+    second = ask_quorum(quorum, "q again")
     assert first.achieved and second.achieved
     assert counter.read_text().strip() == "2"   # minted, refused, re-minted; then cached for the next call
     keys = [r.headers["authorization"] for r in peer.posts()]
@@ -142,13 +142,13 @@ def test_skip_local_and_caller_source_skip_sources(servers: list[ServerBase], tm
     quorum = _quorum(tmp_path, specs, {"tier1": 1}, "cloud")
     for var in ("SHOWCAUSE_SKIP_LOCAL", "PEER_REVIEW_SKIP_LOCAL"):
         monkeypatch.setenv(var, "1")
-        result = service.ask_quorum(quorum, "q", caller_source="me")
+        result = ask_quorum(quorum, "q", caller_source="me")
         monkeypatch.delenv(var)
         assert _statuses(result) == [("cloud", "ok", None), ("local", "skipped", None), ("me", "skipped", None)]
         assert result.to_dict()["quorum"]["sources"][1] == {"name": "local", "model": "local-model",
                                                             "status": "skipped", "weight": 1, "agreement": None}
     assert local.posts() == [] and me.posts() == []
-    result = service.ask_quorum(_quorum(tmp_path, specs, {"tier1": 3}, "cloud"), "q", caller_source="nobody")
+    result = ask_quorum(_quorum(tmp_path, specs, {"tier1": 3}, "cloud"), "q", caller_source="nobody")
     assert [s.status for s in result.sources] == ["ok", "ok", "ok"]
     assert result.warnings == ["callerSource 'nobody' names no configured source: ignored"]
 
@@ -157,8 +157,8 @@ def test_history_reaches_the_peers_in_their_wire_format(servers: list[ServerBase
     openai = _start(servers, QuorumOpenAI(answer="yes", arbiter=ratings_arbiter("yes", {"o": 1.0, "a": 1.0})))
     anthropic = _start(servers, QuorumAnthropic(answer="yes"))
     quorum = _quorum(tmp_path, [SourceSpec("o", openai, 1, 1), SourceSpec("a", anthropic, 1, 1)], {"tier1": 2}, "o")
-    history = service.parse_history([{"role": "user", "content": "earlier"}, {"role": "model", "content": "reply"}])
-    service.ask_quorum(quorum, "now", history=history)
+    history = parse_history([{"role": "user", "content": "earlier"}, {"role": "model", "content": "reply"}])
+    ask_quorum(quorum, "now", history=history)
     assert peer_posts(openai)[0].body["messages"] == [
         {"role": "user", "content": "earlier"}, {"role": "assistant", "content": "reply"},
         {"role": "user", "content": "now"}]
@@ -205,7 +205,7 @@ def test_token_usage_is_what_the_replies_reported(servers: list[ServerBase], tmp
     quiet = _start(servers, QuorumAnthropic(answer="yes", tokens=None))   # reports no usage: counts 0
     quorum = _quorum(tmp_path, [SourceSpec("judge", judge, 1, 1), SourceSpec("quiet", quiet, 1, 1)], {"tier1": 2},
                      "judge")
-    data = service.ask_quorum(quorum, "q").to_dict()
+    data = ask_quorum(quorum, "q").to_dict()
     assert data["tokenUsage"] == {"prompt": 10 + 30, "completion": 5 + 20, "total": 65}
 
 
@@ -216,7 +216,7 @@ def test_json_mode_asks_only_the_arbiter_for_a_json_object(servers: list[ServerB
     peer = _start(servers, QuorumOpenAI(answer="yes"))
     quorum = _quorum(tmp_path, [SourceSpec("judge", judge, 1, 1, {"jsonMode": True}), SourceSpec("peer", peer, 1, 1)],
                      {"tier1": 2}, "judge", maxOutputTokens=321)
-    assert service.ask_quorum(quorum, "q").achieved
+    assert ask_quorum(quorum, "q").achieved
     assert arbiter_posts(judge)[0].body["response_format"] == {"type": "json_object"}
     assert arbiter_posts(judge)[0].body["messages"][0]["role"] == "system"
     for body in (peer_posts(judge)[0].body, peer_posts(peer)[0].body):

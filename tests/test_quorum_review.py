@@ -151,9 +151,9 @@ def test_an_unvalidated_modify_of_every_member_stays_a_warning_through_the_cli(t
 
 
 def test_quorum_options_are_checked_before_any_work(tmp_path: Path):
-    with pytest.raises(InputError, match="--quorum is for --mode quorum"):
+    with pytest.raises(InputError, match="`quorum` is for `mode` quorum"):
         service.review_change(ChangeSource(case=KEEP), ReviewOptions(mode="evidence_gate", quorum=tmp_path / "q"))
-    with pytest.raises(InputError, match="not --model"):
+    with pytest.raises(InputError, match="not `model`"):
         service.review_change(ChangeSource(case=KEEP), ReviewOptions(mode="quorum", model="openai:x",
                                                                      quorum=tmp_path / "q"))
     proc = _cli("review", "--case", str(KEEP), "--mode", "quorum", "--quorum", str(tmp_path / "missing.json"))

@@ -15,9 +15,12 @@ import pytest
 from blind_samples import EXAMPLE, POSITION, POSITION_JSON, SHOWCAUSE, VERDICT_JSON
 from builders import git_repo
 from showcause import service
+from showcause.cli.text import outcomes_text
 from showcause.core.errors import InputError
+from showcause.decision.review import review_decision_fields
 from showcause.service import ChangeSource, ReviewOptions
-from showcause.service.telemetry import ENV, append
+from showcause.service.outcomes import outcomes_summary, record_outcome
+from showcause.telemetry import ENV, append
 
 S = "CONTENT-SENTINEL-5f3a91"     # planted in every content field; must never reach the log
 
@@ -62,7 +65,7 @@ def log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_decision_review_from_fields_is_logged_without_its_content(tmp_path: Path, log: Path):
-    result = service.review_decision_fields(fields(review_mode="blind_first"), model=answers(tmp_path))
+    result = review_decision_fields(fields(review_mode="blind_first"), model=answers(tmp_path))
     assert result["kind"] == "decision" and result["verdict"] == "MODIFY"
     assert result["recommendation"] == f"{S}-recommendation" and POSITION not in json.dumps(result)
     assert (result["meta"]["mode"], result["meta"]["phases"], result["confidence"]) == ("blind_first", 2, 0.8)
@@ -79,14 +82,14 @@ def test_a_decision_review_from_fields_is_logged_without_its_content(tmp_path: P
 
 def test_a_leak_is_refused_before_any_call_and_logged_as_its_code(tmp_path: Path, log: Path):
     leaky = fields(context=f"{S}-proposal " + fields()["proposed_solution"])
-    result = service.review_decision_fields(leaky, model=script(tmp_path))   # no turns: a call would fail
+    result = review_decision_fields(leaky, model=script(tmp_path))   # no turns: a call would fail
     assert result["verdict"] == "INCONCLUSIVE" and result["error"]["code"] == "BLINDNESS_LEAK"
     assert result["meta"]["phases"] == 0 and result["meta"]["usage"] == {}
     [record] = lines(log)
     assert (record["status"], record["error_code"], record["verdict"]) == ("error", "BLINDNESS_LEAK", "INCONCLUSIVE")
     # proposal_first only warns, and is logged under its own mode
     answer = {**VERDICT_JSON, "verdict": "KEEP"}
-    kept = service.review_decision_fields(leaky, mode="proposal_first",
+    kept = review_decision_fields(leaky, mode="proposal_first",
                                           model=script(tmp_path, {"content": json.dumps(answer)}))
     assert kept["verdict"] == "KEEP" and kept["meta"]["blindness"]["warning"] is True
     assert [(r["mode"], r["verdict"]) for r in lines(log)] == [("blind_first", "INCONCLUSIVE"),
@@ -100,12 +103,12 @@ def test_a_leak_is_refused_before_any_call_and_logged_as_its_code(tmp_path: Path
                                                                  "'proposal_first' disagree: give one"),
     ({"review_mode": 1}, {}, "review_mode must be a string: blind_first or proposal_first"),
     ({"review_mode": "independent_only"}, {},
-     "--decision takes --mode blind_first or proposal_first, not 'independent_only'"),
+     "unknown decision mode 'independent_only'; known: blind_first, proposal_first"),
 ])
 def test_bad_decision_fields_are_input_errors_before_any_call(tmp_path: Path, log: Path, change: dict[str, Any],
                                                               kwargs: dict[str, Any], message: str):
     with pytest.raises(InputError) as err:
-        service.review_decision_fields(fields(**change), model=script(tmp_path), **kwargs)
+        review_decision_fields(fields(**change), model=script(tmp_path), **kwargs)
     assert err.value.message.startswith(message), err.value.message
     assert not log.exists()
 
@@ -135,7 +138,7 @@ def test_the_config_key_wins_and_resolves_against_the_config_file(tmp_path: Path
     config.parent.mkdir()
     config.write_text('[telemetry]\npath = "logs/t.jsonl"\n', encoding="utf-8")
     answer = {**VERDICT_JSON, "verdict": "KEEP"}
-    service.review_decision_fields(fields(), mode="proposal_first", config=config,
+    review_decision_fields(fields(), mode="proposal_first", config=config,
                                    model=script(tmp_path, {"content": json.dumps(answer)}))
     assert not log.exists() and [r["verdict"] for r in lines(tmp_path / "conf" / "logs" / "t.jsonl")] == ["KEEP"]
 
@@ -144,19 +147,19 @@ def test_telemetry_is_off_unless_asked_for(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.delenv(ENV, raising=False)
     monkeypatch.chdir(tmp_path)
     answer = {**VERDICT_JSON, "verdict": "KEEP"}
-    result = service.review_decision_fields(fields(), mode="proposal_first",
+    result = review_decision_fields(fields(), mode="proposal_first",
                                             model=script(tmp_path, {"content": json.dumps(answer)}))
     assert result["verdict"] == "KEEP" and "telemetry_error" not in result["meta"]
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("script-")) == []
     with pytest.raises(InputError, match="telemetry is off: set \\[telemetry\\] path"):
-        service.record_outcome(result["meta"]["review_id"], True, False, True)
+        record_outcome(result["meta"]["review_id"], True, False, True)
 
 
 def test_a_log_that_cannot_be_written_never_changes_the_review(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     (tmp_path / "file").write_text("", encoding="utf-8")
     monkeypatch.setenv(ENV, str(tmp_path / "file" / "reviews.jsonl"))   # a file as its directory
     answer = {**VERDICT_JSON, "verdict": "KEEP"}
-    result = service.review_decision_fields(fields(), mode="proposal_first",
+    result = review_decision_fields(fields(), mode="proposal_first",
                                             model=script(tmp_path, {"content": json.dumps(answer)}))
     assert result["verdict"] == "KEEP"
     assert result["meta"]["telemetry_error"].startswith(f"the review was not logged to {tmp_path}/file/reviews.jsonl")
@@ -172,13 +175,13 @@ def test_outcomes_are_appended_and_summarised(tmp_path: Path, log: Path):
     _review(log, "r2", "KEEP", 3000, 0.03)
     _review(log, "r3", "REPLACE", 2000, None, kind="change")
     _review(log, "r4", "KEEP", 500, 0.005)       # no outcome: in the counts, in neither cost
-    assert service.record_outcome("r1", True, False, False)["review_was_useful"] is False
-    service.record_outcome("r1", True, False, True)   # a correction: the latest outcome counts
-    service.record_outcome("r2", True, True, False)   # let through, reworked later: a miss
-    service.record_outcome("r3", True, False, True)
+    assert record_outcome("r1", True, False, False)["review_was_useful"] is False
+    record_outcome("r1", True, False, True)   # a correction: the latest outcome counts
+    record_outcome("r2", True, True, False)   # let through, reworked later: a miss
+    record_outcome("r3", True, False, True)
     with log.open("a", encoding="utf-8") as f:
         f.write('{"cut": \n[1]\n{"type": "outcome", "id": "gone", "accepted_review": true}\n')
-    s = service.outcomes_summary()
+    s = outcomes_summary()
     assert s == {
         "log": str(log), "reviews": 4, "by_kind": {"change": 1, "decision": 3}, "by_mode": {"blind_first": 4},
         "by_verdict": {"KEEP": 2, "MODIFY": 1, "REPLACE": 1}, "failed": 0, "with_outcome": 3, "accepted": 3,
@@ -186,7 +189,7 @@ def test_outcomes_are_appended_and_summarised(tmp_path: Path, log: Path):
         "cost_per_useful_review": {"per": 2, "tokens": 3000.0, "usd": 0.02, "unpriced_reviews": 1},
         "cost_per_prevented_bad_change": {"per": 2, "tokens": 3000.0, "usd": 0.02, "unpriced_reviews": 1},
         "unreadable_lines": 2, "outcomes_without_review": 1}
-    text = service.outcomes_text(s)
+    text = outcomes_text(s)
     assert "prevented bad changes: 2; missed (let through, rework later): 1" in text
     assert "cost per useful review: 3000 tokens, $0.0200 (1 review(s) of unknown price left out of $)" in text
 
@@ -201,12 +204,12 @@ def test_bad_outcomes_are_input_errors_and_append_nothing(log: Path, args: tuple
     _review(log, "r1", "KEEP", 10, 0.0)
     before = log.read_bytes()
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        service.record_outcome(*args)
+        record_outcome(*args)
     assert log.read_bytes() == before
 
 
 def test_concurrent_appends_are_whole_lines(log: Path):
-    code = ("import sys; from pathlib import Path; from showcause.service.telemetry import append; "
+    code = ("import sys; from pathlib import Path; from showcause.telemetry import append; "
             "[append(Path(sys.argv[1]), {'type': 'review', 'id': f'{sys.argv[2]}-{i}', 'pad': 'x' * 3000}) "
             "for i in range(40)]")
     procs = [subprocess.Popen([str(Path(SHOWCAUSE).parent / "python"), "-c", code, str(log), f"p{n}"],

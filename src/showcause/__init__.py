@@ -1,8 +1,9 @@
 """showcause: a code-review judge that must show cause before it blocks a change.
 
 The public API is what `__all__` lists: the review service (`review_change`, `review_decision`, how to
-describe a change and its options, rendering and exit codes) and the result types. Everything else is
-internal and may change. The service is imported on first use, so `import showcause` stays cheap.
+describe a change and its options, `run_tool`, rendering and exit codes, `sandbox_status`) and the result
+types. Everything else is internal and may change. The service is imported on first use, so
+`import showcause` stays cheap.
 
     import showcause
     result = showcause.review_change(showcause.ChangeSource(repo=Path("."), base="main", head="HEAD"))
@@ -31,12 +32,13 @@ if TYPE_CHECKING:   # for type checkers only: at run time these load lazily, thr
         review_change,
         review_decision,
         run_tool,
+        sandbox_status,
     )
 
 __all__ = [
     "Artifact", "ChangeSource", "Claim", "DecisionResult", "GatedClaim", "InputError", "ReviewOptions",
     "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
-    "render_result", "review_change", "review_decision", "run_tool",
+    "render_result", "review_change", "review_decision", "run_tool", "sandbox_status",
 ]
 
 _LAZY = {
@@ -44,7 +46,7 @@ _LAZY = {
     "DecisionResult": "showcause.core.decision_result", "GatedClaim": "showcause.core.records",
     "ToolCall": "showcause.core.records", "ReviewResult": "showcause.core.result",
     **{name: "showcause.service" for name in ("ChangeSource", "ReviewOptions", "exit_code", "render_result",
-                                              "review_change", "review_decision", "run_tool")},
+                                              "review_change", "review_decision", "run_tool", "sandbox_status")},
 }
 
 

@@ -15,15 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from showcause.bench.cases import Case
 from showcause.bench.costs import Meter, SpendLedger, charged_usd, price_per_token, review_reserve
+from showcause.bench.decision_arms import bench_decision_mode
 from showcause.bench.decision_casefile import DecisionCase
 from showcause.bench.metering import MeteredProvider
 from showcause.bench.quorum_arms import quorum_summary
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError
+from showcause.decision.review import review_decision_input
 from showcause.providers.base import Provider
 from showcause.providers.registry import supplying_providers, wrapping_providers
 from showcause.sandbox.policy import Policy
-from showcause.service import ChangeSource, ReviewOptions, review_change, review_decision_input
+from showcause.service import ChangeSource, ReviewOptions, review_change
 
 if TYPE_CHECKING:   # bench/quorum_arms.py loads the quorum only when a bench names one
     from showcause.bench.quorum_arms import QuorumArms
@@ -129,7 +131,8 @@ def _review_change(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
 
 def _review_decision(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
     assert isinstance(job.case, DecisionCase) and job.model is not None
-    result = review_decision_input(job.case.decision(), mode=job.mode, model=job.model, base_url=policy.base_url,
+    mode = bench_decision_mode(job.mode, has_model=True)
+    result = review_decision_input(job.case.decision(), mode=mode, model=job.model, base_url=policy.base_url,
                                    config=policy.config)
     answer = result.to_json()
     error: dict[str, Any] | None = dict(result.error) if result.error else None

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from showcause.bench.cells import rate_cell
 from showcause.bench.decision_report import question_cell
-from showcause.bench.report import rate_cell
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError
 

@@ -20,9 +20,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from showcause.bench.decision_arms import bench_decision_mode
 from showcause.core import jsonsafe
 from showcause.judges.contract import mode_budget
-from showcause.judges.registry import decision_mode, judge_mode
+from showcause.judges.registry import judge_mode
 from showcause.providers.base import Usage, estimate_cost
 from showcause.providers.registry import is_free
 from showcause.sandbox.policy import Policy, load_policy
@@ -56,7 +57,7 @@ def review_reserve(mode: str, model: str | None, unpriced_reserve: float, policy
     price = price_per_token(model)
     if price is None:
         return unpriced_reserve
-    spec = decision_mode(mode, has_model=True, bench=True).spec if decision else judge_mode(mode, has_model=True).spec
+    spec = bench_decision_mode(mode, has_model=True).spec if decision else judge_mode(mode, has_model=True).spec
     budget = mode_budget(spec, policy or load_policy())
     return 0.0 if budget is None else budget.tokens * spec.passes * max(price)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from showcause.bench.report import advantage_cell, rate_cell
+from showcause.bench.cells import advantage_cell, rate_cell
 
 __all__ = ["ROWS", "question_cell", "render_decision_report", "summary_lines"]
 

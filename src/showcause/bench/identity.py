@@ -17,9 +17,9 @@ from urllib.parse import urlsplit
 import showcause
 from showcause.core.errors import InputError
 from showcause.core.version import __version__
-from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, mode_budget
+from showcause.judges.contract import BUDGET_GROUPS, mode_budget
 from showcause.judges.prompting import load_prompt
-from showcause.judges.registry import all_modes
+from showcause.judges.registry import CHANGE_MODES
 from showcause.sandbox.policy import Policy
 from showcause.snapshot.gitcmd import git
 
@@ -67,8 +67,8 @@ def prompt_hashes() -> dict[str, str]:
 def budgets(policy: Policy) -> dict[str, Any]:
     """The per-review budgets under the bench's policy: the default (`review`) group's, and that of each
     change mode whose spec names another group."""
-    own = {spec.cli_name: dataclasses.asdict(budget) for spec in (m.spec for m in all_modes())
-           if spec.input == CODE_CHANGE and spec.budget not in (None, "review")
+    own = {spec.name: dataclasses.asdict(budget) for spec in (m.spec for m in CHANGE_MODES.all())
+           if spec.budget not in (None, "review")
            and (budget := mode_budget(spec, policy)) is not None}
     return {"default": dataclasses.asdict(BUDGET_GROUPS["review"].build(policy)), **own}
 

@@ -121,7 +121,8 @@ class QuorumArms:
 
 def load_arms(quorum: Path | None, config: Path | None) -> QuorumArms:
     """The quorum of `--quorum`, else of the `[quorum]` table of `--config` (exit 2 when neither holds one)."""
-    from showcause.service import load_quorum
+    from showcause.service.quorum import load_quorum
+
 
     if quorum is None and config is None:
         raise InputError("--modes quorum needs its sources: --quorum FILE, or --config FILE with a [quorum] table")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from showcause.bench.cells import rate_cell
 from showcause.bench.metrics import wilson
-from showcause.bench.report import rate_cell
 
 __all__ = ["quorum_comparison", "quorum_section"]
 

@@ -30,15 +30,17 @@ import showcause
 from showcause.bench.attempts import AttemptPolicy, Job, review_attempt
 from showcause.bench.cases import load_case
 from showcause.bench.costs import Meter, SpendLedger
+from showcause.bench.decision_arms import ARMS
 from showcause.bench.decision_casefile import load_sound_case
 from showcause.core.errors import Interrupted, SandboxUnavailable
-from showcause.judges.registry import MODES
+from showcause.decision.registry import DECISION_MODES
+from showcause.judges.registry import CHANGE_MODES
 from showcause.providers.http import tls_context
 from showcause.providers.registry import PROVIDERS
 from showcause.sandbox.lifecycle import install_handlers, remove_tracked_dirs
 from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation
-from showcause.service import with_isolation
+from showcause.service.inputs import with_isolation
 
 __all__ = ["attempt_on_worker", "main", "warm_worker"]
 
@@ -175,8 +177,9 @@ def _warm_up(setup: dict[str, Any]) -> dict[str, Any]:
     """What a first review loads on first use, loaded now: every mode and provider (and with the modes the
     tools they use), the isolation probe and the TLS context. A failure here is no error: the review reports it."""
     try:
-        for registry in (MODES, PROVIDERS):
-            registry.entries()
+        for modes in (CHANGE_MODES, DECISION_MODES, ARMS):
+            modes.all()
+        PROVIDERS.entries()
         tls_context()
         with contextlib.suppress(SandboxUnavailable):   # an answer too, and the reviews will give it
             available_isolation(_limits(setup)[1])

@@ -5,16 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["advantage_cell", "import_plotting", "rate_cell", "render_report", "write_plot"]
+from showcause.bench.cells import advantage_cell, rate_cell
+from showcause.bench.quorum_report import quorum_section
 
-
-def rate_cell(r: dict[str, Any]) -> str:
-    """A rate as `60% [31-83] (6/10, +1 failed)`."""
-    failed = f", +{r['failed']} failed" if r.get("failed") else ""
-    if r["rate"] is None:
-        return f"n/a (0 ok runs{failed})"
-    lo, hi = r["ci95"]
-    return f"{100 * r['rate']:.0f}% [{100 * lo:.0f}-{100 * hi:.0f}] ({r['k']}/{r['n']}{failed})"
+__all__ = ["import_plotting", "render_report", "write_plot"]
 
 
 def _usd(v: float | None) -> str:
@@ -143,14 +137,6 @@ def _summary(results: dict[str, Any]) -> list[str]:
     return out
 
 
-def advantage_cell(q: dict[str, Any]) -> str:
-    """A question's advantage with its interval, in percentage points: `+40 pp [+0, +80]`."""
-    if q.get("advantage") is None:
-        return "n/a"
-    ci = f" [{100 * q['ci95'][0]:+.0f}, {100 * q['ci95'][1]:+.0f}]" if q.get("ci95") else ""
-    return f"{100 * q['advantage']:+.0f} pp{ci}"
-
-
 def _questions(results: dict[str, Any]) -> list[str]:
     """The pre-registered questions of `--rules` (bench/rules.py), when there were any."""
     qs = results.get("questions") or []
@@ -166,7 +152,6 @@ def _questions(results: dict[str, Any]) -> list[str]:
 
 
 def render_report(results: dict[str, Any], command: str) -> str:
-    from showcause.bench.quorum_report import quorum_section  # imported here: it uses this module's cells
 
     truth = results["truth"]
     out = _header(results, command) + _summary(results) + quorum_section(results) + _questions(results)

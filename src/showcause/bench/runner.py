@@ -24,6 +24,7 @@ from showcause.bench.assemble import assemble_results, repo_outcome
 from showcause.bench.attempts import AttemptPolicy, Job, is_transient, record_key, run_job
 from showcause.bench.cases import Case, case_set_hash, find_cases, load_case
 from showcause.bench.costs import SpendLedger
+from showcause.bench.decision_arms import bench_decision_mode
 from showcause.bench.decision_bench import decision_cases, decision_results, decision_truth, plan_decisions
 from showcause.bench.decision_casefile import is_decision_case_dir
 from showcause.bench.decision_metrics import METRICS
@@ -36,12 +37,14 @@ from showcause.bench.shard import Shard, in_shard, plan_digest
 from showcause.core import jsonsafe
 from showcause.core.errors import InputError, ShowcauseError
 from showcause.core.version import __version__
+from showcause.decision.review import decision_budget
 from showcause.judges.contract import require_model
-from showcause.judges.registry import decision_mode, judge_mode
+from showcause.judges.registry import judge_mode
 from showcause.providers.registry import get_provider
 from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
-from showcause.service import decision_budget, prepare_case, with_isolation
+from showcause.service.inputs import with_isolation
+from showcause.service.prepare import prepare_case
 
 __all__ = ["CHECKPOINT", "EXIT_STOPPED", "LEDGER", "RUN_INFO", "BenchConfig", "JobRunner", "run_bench"]
 
@@ -83,7 +86,7 @@ def _check_modes(cfg: BenchConfig, decision: bool, arms: QuorumArms | None) -> b
     """Whether a mode needs models; an unknown mode, a missing model or a misplaced --quorum is bad input."""
     needs_model = False
     for mode in cfg.modes:   # an unknown mode: InputError naming the modes of the case set's kind
-        declared = (decision_mode(mode, has_model=bool(cfg.models), bench=True) if decision
+        declared = (bench_decision_mode(mode, has_model=bool(cfg.models)) if decision
                     else judge_mode(mode, has_model=bool(cfg.models) or arms is not None)).spec
         if mode == QUORUM_MODE and not decision:
             continue   # its models are the quorum's sources
@@ -296,8 +299,9 @@ def _outcome(cs: _Set, cfg: BenchConfig, records: list[dict[str, Any]], not_run:
     """The metrics, comparisons and questions of the results, by the kind of case set."""
     if cs.decision:
         assert cs.rules is not None
+        budgets = {m: decision_budget(bench_decision_mode(m, has_model=True), cfg.config) for m in cfg.modes}
         return decision_results(records, cs.truth, not_run, cs.rules, str(cfg.rules or default_rules_path()),
-                                list(models), list(cfg.modes), {m: decision_budget(m, cfg.config) for m in cfg.modes})
+                                list(models), list(cfg.modes), budgets)
     return repo_outcome(records, cs.truth, not_run, baseline=cfg.baseline, seed=cfg.seed, rules=cs.rules,
                         rules_path=str(cfg.rules or default_rules_path()), models=list(models))
 

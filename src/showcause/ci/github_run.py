@@ -25,6 +25,7 @@ from showcause.core.errors import GithubApiError, InputError, exit_status
 from showcause.core.escape import annotation_data
 from showcause.core.result import ReviewResult
 from showcause.service import ChangeSource, ReviewOptions
+from showcause.service.report import check_report_options
 from showcause.snapshot.baseref import merge_base
 
 __all__ = ["SARIF_CATEGORY", "GithubCiOptions", "run_github"]
@@ -79,7 +80,7 @@ def _sarif(result: ReviewResult, path: Path) -> None:
     try:
         path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     except OSError as exc:
-        raise InputError(f"cannot write --sarif {path}: {exc.strerror}") from None
+        raise InputError(f"cannot write `sarif` {path}: {exc.strerror}") from None
 
 
 def _comment(ctx: GithubContext, result: ReviewResult, markdown: str,
@@ -127,11 +128,11 @@ def run_github(options: GithubCiOptions, env: Mapping[str, str] | None = None,
     """
     env = os.environ if env is None else env
     ctx = read_context(env)
-    rule = service.check_report_options("markdown", options.fail_on)
+    rule = check_report_options("markdown", options.fail_on)
     if options.comment and ctx.number is not None and ctx.token is None:
-        raise InputError("GITHUB_TOKEN is not set: pass `github.token` to the step, or --no-comment")
+        raise InputError("GITHUB_TOKEN is not set: pass `github.token` to the step, or `no_comment`")
     if options.sarif is not None and not options.sarif.parent.is_dir():
-        raise InputError(f"--sarif directory {options.sarif.parent} does not exist")
+        raise InputError(f"`sarif` directory {options.sarif.parent} does not exist")
     result = _review(ctx, options, env)
     code = service.exit_code(result, rule)
     markdown = service.render_result(result, "markdown")

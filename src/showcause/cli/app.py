@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Annotated
 
@@ -37,8 +38,23 @@ IsolationOpt = Annotated[str | None, typer.Option(
                         "(no isolation: only for code you trust; every report then says so).")]
 
 
+# Errors below the command line name what they are about by the library's field (`ChangeSource.case`,
+# `fmt`, `ReviewOptions.quorum` ...) in backticks; on the command line each is its option.
+FIELD_FLAGS = {
+    "case": "--case", "repo": "--repo", "diff": "--diff", "base": "--base", "head": "--head", "mode": "--mode",
+    "model": "--model", "config": "--config", "quorum": "--quorum", "fmt": "--format", "fail_on": "--fail-on",
+    "decision": "--decision", "root": "--root", "sarif": "--sarif", "no_comment": "--no-comment",
+}
+_FIELD = re.compile(r"`([a-z_]+)`")   # a backticked word; only FIELD_FLAGS' own are replaced
+
+
+def as_flags(message: str) -> str:
+    """``message`` in the command line's words: each `field` it names becomes that field's option."""
+    return _FIELD.sub(lambda m: FIELD_FLAGS.get(m.group(1), m.group(0)), message)
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
-    typer.echo(f"showcause: error: {message}", err=True)
+    typer.echo(f"showcause: error: {as_flags(message)}", err=True)
     raise typer.Exit(code)
 
 

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 
-from showcause import service
 from showcause.cli.app import cases_app, fail
 from showcause.core.errors import ShowcauseError, exit_status
+from showcause.service.hoststatus import require_sandbox
+from showcause.service.prepare import prepare_case
 
 __all__: list[str] = []   # commands register themselves on the app
 
@@ -31,7 +32,7 @@ def cases_prepare(
     failed = 0
     for path in paths:   # one case that cannot be had does not stop the others
         try:
-            held = service.prepare_case(path)
+            held = prepare_case(path)
         except ShowcauseError as exc:
             failed += 1
             typer.echo(f"FAIL {path.name:<40} {exc.message}")
@@ -58,7 +59,7 @@ def cases_verify(
     if is_decision_case_dir(cases_dir):
         verify_decision_cases(cases_dir)
     try:
-        service.require_sandbox()   # labels are checked by running tests: never without a sandbox
+        require_sandbox()   # labels are checked by running tests: never without a sandbox
         paths = find_cases(cases_dir)
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))

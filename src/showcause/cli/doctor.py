@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from showcause import service
 from showcause.cli.app import app, fail
 from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError, exit_status
+from showcause.service.doctor import doctor_checks, setup_toolchain
 
 __all__: list[str] = []   # commands register themselves on the app
 
@@ -19,7 +19,7 @@ def doctor() -> None:
 
     Exit 0 when a review can run here, 3 when not (no isolation that hides the host).
     """
-    checks = service.doctor_checks()
+    checks = doctor_checks()
     for c in checks:
         typer.echo(f"{'ok ' if c.ok else 'MISSING' if c.required else 'no '} {c.name:10} {c.detail}")
         if not c.ok and c.fix:
@@ -41,7 +41,7 @@ def setup(
     from showcause.mcpserver.prewarm import record_opening
 
     try:
-        typer.echo(service.setup_toolchain(force))
+        typer.echo(setup_toolchain(force))
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
     typer.echo(record_opening())

@@ -53,13 +53,13 @@ def mcp(
     if config is not None and not config.is_file():
         fail(f"{config}: no such config file")
     # The SDK is imported here, not at the top: the CLI's other commands never pay for it.
-    from showcause import service
     from showcause.core.errors import ShowcauseError, exit_status
     from showcause.mcpserver import Roots, ServerConfig, serve
+    from showcause.service.quorum import load_quorum
 
     try:
         roots = Roots.of(root or [Path.cwd()])
-        peers = service.load_quorum(quorum) if quorum is not None else None   # a bad file: exit 2 now
+        peers = load_quorum(quorum) if quorum is not None else None   # a bad file: exit 2 now
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return

@@ -7,9 +7,10 @@ from typing import Annotated
 
 import typer
 
-from showcause import service
 from showcause.cli.app import ConfigOpt, app, fail
+from showcause.cli.text import outcomes_text
 from showcause.core.errors import InputError, ShowcauseError, exit_status
+from showcause.service.outcomes import outcomes_summary, record_outcome
 
 __all__: list[str] = []   # commands register themselves on the app
 
@@ -34,7 +35,7 @@ def outcome(
     """Record what came of a logged review in the telemetry log. Exit 0, or 2 for bad input (an unknown review id,
     telemetry off)."""
     try:
-        record = service.record_outcome(review_id, _flag("--accepted", accepted), _flag("--rework", rework),
+        record = record_outcome(review_id, _flag("--accepted", accepted), _flag("--rework", rework),
                                         _flag("--useful", useful), config=config)
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
@@ -49,8 +50,8 @@ def outcomes(
 ) -> None:
     """Summarise the telemetry log: reviews, outcomes, cost per useful review and per prevented bad change."""
     try:
-        summary = service.outcomes_summary(config)
+        summary = outcomes_summary(config)
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return
-    typer.echo(json.dumps(summary, indent=2) if as_json else service.outcomes_text(summary), nl=as_json)
+    typer.echo(json.dumps(summary, indent=2) if as_json else outcomes_text(summary), nl=as_json)

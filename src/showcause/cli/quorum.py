@@ -8,10 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
-from showcause import service
 from showcause.cli.app import ConfigOpt, app, fail
 from showcause.core.errors import EXIT_INCONCLUSIVE, InputError, ShowcauseError, exit_status
 from showcause.core.jsonsafe import MAX_DECISION_BYTES, loads
+from showcause.service.quorum import ask_quorum, list_peers, load_quorum, parse_history, render_quorum_result
 
 __all__: list[str] = []   # commands register themselves on the app
 
@@ -20,8 +20,8 @@ QuorumOpt = Annotated[Path | None, typer.Option(
 
 
 def _load(quorum: Path | None, config: Path | None) -> Any:
-    loaded = service.load_quorum(quorum, config=config) if quorum is not None \
-        else service.load_quorum(config=config)
+    loaded = load_quorum(quorum, config=config) if quorum is not None \
+        else load_quorum(config=config)
     for warning in loaded.config.warnings:
         typer.echo(f"showcause: warning: {warning}", err=True)
     return loaded
@@ -36,7 +36,7 @@ def _history(path: Path | None) -> Any:
         raise InputError(f"--history {path}: {exc.strerror}") from None
     except ValueError as exc:
         raise InputError(f"--history {path}: not valid JSON ({exc})") from None
-    return service.parse_history(data)
+    return parse_history(data)
 
 
 @app.command("ask")
@@ -60,14 +60,14 @@ def ask(
         fail(f"--format must be json or text, not {fmt!r}")
     try:
         loaded = _load(quorum, config)
-        result = service.ask_quorum(loaded, prompt, history=_history(history), tier=tier,
+        result = ask_quorum(loaded, prompt, history=_history(history), tier=tier,
                                     caller_answer=caller_answer, caller_source=caller_source)
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return
     for warning in result.warnings:
         typer.echo(f"showcause: warning: {warning}", err=True)
-    typer.echo(service.render_quorum_result(result, fmt), nl=False)
+    typer.echo(render_quorum_result(result, fmt), nl=False)
     if not result.answered:
         raise typer.Exit(EXIT_INCONCLUSIVE)
 
@@ -77,7 +77,7 @@ def peers(quorum: QuorumOpt = None, config: ConfigOpt = None,
           as_json: Annotated[bool, typer.Option("--json", help="Print list_peers' JSON.")] = False) -> None:
     """List the quorum's sources and whether each one's credential can be resolved. Exit 0, or 2."""
     try:
-        listing = service.list_peers(_load(quorum, config))
+        listing = list_peers(_load(quorum, config))
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
         return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 import time
@@ -27,6 +26,7 @@ from showcause.cli.app import (
     tools_app,
     write_output,
 )
+from showcause.cli.text import modes_text
 from showcause.core.errors import (
     EXIT_INCONCLUSIVE,
     EXIT_STATUS,
@@ -39,6 +39,9 @@ from showcause.core.errors import (
 from showcause.core.progress import reporting
 from showcause.core.result import ReviewResult
 from showcause.service import ChangeSource, ReviewOptions
+from showcause.service.catalog import modes_json, modes_markdown, tool_schemas, tools_markdown, tools_text
+from showcause.service.report import check_report_options
+from showcause.service.toolcall import check_tool, parse_tool_args
 
 __all__: list[str] = []   # commands register themselves on the app
 
@@ -49,11 +52,11 @@ def tools_list(as_json: Annotated[bool, typer.Option("--json", help="Print the J
                                                       "docs/tools.md.")] = False) -> None:
     """List the tools and their arguments (generated from the tool registry)."""
     if as_json:
-        typer.echo(json.dumps(service.tool_schemas(), indent=2))
+        typer.echo(json.dumps(tool_schemas(), indent=2))
     elif markdown:
-        typer.echo(service.tools_markdown(), nl=False)
+        typer.echo(tools_markdown(), nl=False)
     else:
-        typer.echo(service.tools_text(), nl=False)
+        typer.echo(tools_text(), nl=False)
 
 
 @tools_app.command("run")
@@ -71,9 +74,9 @@ def tools_run(
     the type checker could not run to any outcome (PROBE_UNRUNNABLE).
     """
     try:
-        service.check_tool(tool)
+        check_tool(tool)
         call = service.run_tool(ChangeSource(case=case, repo=repo, diff=diff, base=base, head=head), tool,
-                                service.parse_tool_args(args), config=config, isolation=isolation,
+                                parse_tool_args(args), config=config, isolation=isolation,
                                 python=python)
     except ShowcauseError as exc:
         fail(exc.message, exit_status(exc))
@@ -132,7 +135,7 @@ def review(
         write_output(text, output)
         raise typer.Exit(code)
     try:
-        rule = service.check_report_options(fmt, fail_on)
+        rule = check_report_options(fmt, fail_on)
         if task_file is not None:
             task = _read_task(task_file)
         if output is not None and not output.parent.is_dir():
@@ -196,8 +199,8 @@ def modes(as_json: Annotated[bool, typer.Option("--json", help="Print every mode
           ) -> None:
     """List the review modes and what each declares (generated from the mode registry)."""
     if as_json:
-        typer.echo(json.dumps([dataclasses.asdict(spec) for spec in service.modes()], indent=2))
+        typer.echo(json.dumps(modes_json(), indent=2))
     elif markdown:
-        typer.echo(service.modes_markdown(), nl=False)
+        typer.echo(modes_markdown(), nl=False)
     else:
-        typer.echo(service.modes_text(), nl=False)
+        typer.echo(modes_text(), nl=False)

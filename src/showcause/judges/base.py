@@ -59,7 +59,7 @@ class JudgeAnswer:
 
 
 class Judge(Mode, Protocol):
-    """A code-change mode (`spec.input` is `code_change`). `run_review` gives it a ledger limited to
+    """A code-change mode (held by `judges.registry.CHANGE_MODES`). `run_review` gives it a ledger limited to
     `spec.tools`; what a review costs and which budget it runs under the bench reads from the spec too."""
 
     def judge(self, request: ReviewRequest, ledger: Ledger) -> JudgeAnswer: ...

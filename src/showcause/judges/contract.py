@@ -1,8 +1,10 @@
-"""What every review mode declares (`ModeSpec`) and the protocol the mode registry holds (`Mode`).
+"""What every review mode declares (`ModeSpec`) and the protocol both mode registries hold (`Mode`).
 
-The registry, the CLI, the service and the bench read a mode's spec instead of knowing mode names: whether
+The registries, the CLI, the service and the bench read a mode's spec instead of knowing mode names: whether
 it needs a model, which tools its ledger runs, how many passes the bench reserves money for, which budget
-group of the policy it reads, which input it reviews and which situation it is the default for.
+group of the policy it reads and which situation it is the default for. What a mode reviews is not in its
+spec: it is which registry holds it (`judges.registry.CHANGE_MODES` for a code change,
+`decision.registry.DECISION_MODES` for a decision document), each with its own protocol.
 """
 
 from __future__ import annotations
@@ -15,13 +17,10 @@ from showcause.core.errors import ModelRequired
 from showcause.judges.budget import Budget
 from showcause.sandbox.policy import Policy
 
-__all__ = ["BUDGET_GROUPS", "CODE_CHANGE", "DECISION", "BudgetGroup", "DefaultFor", "InputKind", "Mode", "ModeSpec",
-           "mode_budget", "model_budget", "require_model"]
+__all__ = ["BUDGET_GROUPS", "BudgetGroup", "DefaultFor", "Mode", "ModeSpec", "mode_budget", "model_budget",
+           "require_model"]
 
-InputKind = Literal["code_change", "decision"]
-CODE_CHANGE: InputKind = "code_change"   # a repository change: --case, or --repo with --diff or --base/--head
-DECISION: InputKind = "decision"         # a decision document: --decision FILE
-# The situation a mode is the default for, within its input kind ("any": with or without a model).
+# The situation a mode is the default for, within its registry ("any": with or without a model).
 DefaultFor = Literal["without_model", "with_model", "any"]
 
 
@@ -47,34 +46,27 @@ BUDGET_GROUPS: dict[str, BudgetGroup] = {g.name: g for g in (
 class ModeSpec:
     """A review mode's contract.
 
-    ``name`` is unique in the registry; ``cli_name`` is what `--mode` calls it among the modes of its input
-    kind (the decision modes are `decision_blind_first` in the registry and `--mode blind_first` with
-    `--decision`); it defaults to ``name``. ``tools`` are the only tools its ledger runs, in the order a model
-    is shown them. ``passes`` is how many times one review may spend its whole budget (the bench reserves
-    that much; blind_first's two phases share one budget, so it is 1; a mode without a model has 0).
-    ``budget`` names the policy's budget group it reads (`BUDGET_GROUPS`), None for none. ``default_for``
-    is the situation, within its input kind, where it runs when `--mode` is not given. ``bench_only``: only
-    `showcause bench` runs it (an arm that exists to answer a benchmark question); `review --mode` refuses it.
+    ``name`` is unique in its registry and is what `--mode` calls it (with `--decision`, among the decision
+    modes: `blind_first` names one mode in each registry). ``tools`` are the only tools its ledger runs, in
+    the order a model is shown them. ``passes`` is how many times one review may spend its whole budget (the
+    bench reserves that much; blind_first's two phases share one budget, so it is 1; a mode without a model
+    has 0). ``budget`` names the policy's budget group it reads (`BUDGET_GROUPS`), None for none.
+    ``default_for`` is the situation, within its registry, where it runs when `--mode` is not given.
     ``model_option`` is the command-line option that gives a mode that needs a model its model(s).
     """
 
     name: str
     description: str
-    input: InputKind = CODE_CHANGE
     needs_model: bool = True
     tools: tuple[str, ...] = ()
     passes: int = 1
     budget: str | None = "review"
     default_for: DefaultFor | None = None
-    cli_name: str = ""
-    bench_only: bool = False
     model_option: str = "--model"   # the option that gives it its model(s): `--quorum` for the quorum mode
 
     def __post_init__(self) -> None:
         if not self.name or not self.description:
             raise ValueError("a mode needs a name and a description")
-        if self.input not in get_args(InputKind):
-            raise ValueError(f"mode {self.name!r}: input must be one of {get_args(InputKind)}, not {self.input!r}")
         if self.default_for is not None and self.default_for not in get_args(DefaultFor):
             raise ValueError(f"mode {self.name!r}: default_for must be one of {get_args(DefaultFor)} or None")
         if self.budget is not None and self.budget not in BUDGET_GROUPS:
@@ -83,17 +75,14 @@ class ModeSpec:
             raise ValueError(f"mode {self.name!r}: passes must be 0 without a model, and never negative")
         if len(set(self.tools)) != len(self.tools):
             raise ValueError(f"mode {self.name!r}: a tool is named twice")
-        if not self.cli_name:
-            object.__setattr__(self, "cli_name", self.name)   # frozen: set once, here
 
-    def default_in(self, input_kind: InputKind, has_model: bool) -> bool:
-        """Whether this mode runs when `--mode` is not given, for this input with (or without) a model."""
-        wanted = "with_model" if has_model else "without_model"
-        return self.input == input_kind and self.default_for in (wanted, "any")
+    def default_in(self, has_model: bool) -> bool:
+        """Whether this mode runs when `--mode` is not given (among its registry's) with (or without) a model."""
+        return self.default_for in ("with_model" if has_model else "without_model", "any")
 
 
 class Mode(Protocol):
-    """What the mode registry holds; `Judge` (a code change) and `DecisionMode` (a decision) build on it."""
+    """What a mode registry holds; `Judge` (a code change) and `DecisionMode` (a decision) build on it."""
 
     spec: ClassVar[ModeSpec]
 
@@ -111,11 +100,11 @@ def model_budget(spec: ModeSpec, policy: Policy) -> Budget:
     return budget
 
 
-def require_model(spec: ModeSpec, model: str | None) -> str:
+def require_model(spec: ModeSpec, model: str | None, kind: str = "mode") -> str:
     """``model``, or `ModelRequired` when none is configured (whoever runs a mode whose spec `needs_model`
-    calls this first: the review service, the decision service, the bench, and each model-driven mode)."""
+    calls this first: the review service, the decision service, the bench, and each model-driven mode).
+    ``kind`` is what the message calls the mode ("decision mode" for one of the decision registry)."""
     if not model:
-        kind = "decision mode" if spec.input == DECISION else "mode"
-        raise ModelRequired(f"{kind} {spec.cli_name!r} needs a model: --model provider:model "
+        raise ModelRequired(f"{kind} {spec.name!r} needs a model: `model` provider:model "
                             "(e.g. openai:gpt-5-mini)")
     return model

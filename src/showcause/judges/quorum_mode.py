@@ -150,7 +150,7 @@ class QuorumJudge:
 
         peers = request.quorum
         if not isinstance(peers, Peers):
-            raise ModelRequired("mode 'quorum' needs a quorum configuration: --quorum FILE or --config FILE "
+            raise ModelRequired("mode 'quorum' needs a quorum configuration: `quorum` FILE or `config` FILE "
                                 "with a [quorum] table")
         config = peers.config
         probes = run_probes(ledger)

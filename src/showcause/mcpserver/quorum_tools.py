@@ -12,24 +12,16 @@ from typing import Any
 
 from mcp.types import CallToolResult, TextContent
 
-from showcause import service
 from showcause.mcpserver.results import json_result
+from showcause.mcpserver.tools import ServerConfig
+from showcause.service import quorum as quorum_service
+from showcause.service.quorum import ask_quorum, parse_history
 
-__all__ = ["QUORUM_TOOLS"]
+__all__ = ["count_tokens", "list_peers", "peer_review", "query_peer"]
 
-_TEXT = {"type": "string", "minLength": 1}
-_HISTORY = {"type": "array", "description": "Earlier turns, sent to the peers.", "items": {
-    "type": "object", "additionalProperties": False, "required": ["role", "content"],
-    "properties": {"role": {"enum": ["user", "model"]}, "content": {"type": "string"}}}}
-_SOURCE = {"type": "string", "description": "A configured source's name."}
-
-
-def _schema(required: list[str], **props: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "object", "additionalProperties": False, "required": required, "properties": props}
-
-
-def peer_review(quorum: Any, args: dict[str, Any]) -> CallToolResult:
-    result = service.ask_quorum(quorum, args["prompt"], history=service.parse_history(args.get("history")),
+def peer_review(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
+    quorum = cfg.quorum
+    result = ask_quorum(quorum, args["prompt"], history=parse_history(args.get("history")),
                                 tier=args.get("tier"), caller_answer=args.get("callerAnswer"),
                                 caller_source=args.get("callerSource"))
     doc = result.to_dict()
@@ -44,35 +36,18 @@ def peer_review(quorum: Any, args: dict[str, Any]) -> CallToolResult:
     return json_result(doc, f"{doc.get('response')}\n\n{summary}")
 
 
-def query_peer(quorum: Any, args: dict[str, Any]) -> CallToolResult:
-    doc = service.query_peer(quorum, args["prompt"], history=service.parse_history(args.get("history")),
+def query_peer(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
+    quorum = cfg.quorum
+    doc = quorum_service.query_peer(quorum, args["prompt"], history=parse_history(args.get("history")),
                              source=args.get("source"))
     return json_result(doc, str(doc.get("response")))
 
 
-def list_peers(quorum: Any, args: dict[str, Any]) -> CallToolResult:
-    return json_result(service.list_peers(quorum))
+def list_peers(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
+    quorum = cfg.quorum
+    return json_result(quorum_service.list_peers(quorum))
 
 
-def count_tokens(quorum: Any, args: dict[str, Any]) -> CallToolResult:
-    return json_result(service.count_tokens(quorum, args["text"], source=args.get("source")))
-
-
-# name -> (description, input schema, handler)
-QUORUM_TOOLS = {
-    "peer_review": ("Ask the weighted quorum of models: tiers fan out lowest first until the agreeing weight "
-                    "reaches the threshold; returns the arbiter's consensus, certaintyScore and every source's "
-                    "status. callerAnswer (yours) is never shown to a peer; it is rated (callerAgreement).",
-                    _schema(["prompt"], prompt=_TEXT, history=_HISTORY,
-                            tier={"type": "integer", "minimum": 1, "description": "The highest tier to reach."},
-                            callerAnswer={"type": "string"},
-                            callerSource={**_SOURCE, "description": "The configured source you are: skipped."}),
-                    peer_review),
-    "query_peer": ("Ask one source alone (default: the lowest tier's highest-weight source).",
-                   _schema(["prompt"], prompt=_TEXT, history=_HISTORY, source=_SOURCE), query_peer),
-    "list_peers": ("The quorum's sources in configuration order, and whether each one's credential resolves.",
-                   _schema([]), list_peers),
-    "count_tokens": ("Tokens of a text for a source: the provider's count endpoint for Anthropic sources "
-                     "(method api), else an estimate (method estimate).",
-                     _schema(["text"], text={"type": "string"}, source=_SOURCE), count_tokens),
-}
+def count_tokens(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
+    quorum = cfg.quorum
+    return json_result(quorum_service.count_tokens(quorum, args["text"], source=args.get("source")))

@@ -29,10 +29,10 @@ class Roots:
         for d in dirs:
             real = Path(os.path.realpath(d))
             if not real.is_dir():
-                raise InputError(f"--root {d}: no such directory")
+                raise InputError(f"`root` {d}: no such directory")
             resolved.append(real)
         if not resolved:
-            raise InputError("give at least one --root directory")
+            raise InputError("give at least one `root` directory")
         return cls(tuple(resolved))
 
     def resolve(self, repo: str) -> Path:

@@ -1,6 +1,6 @@
 """The tools' JSON schemas: the registry's own, with where the trees come from; review_change's in and out.
 
-The six repository tools take exactly the registry's arguments (`service.tool_schemas()`, the one registry the
+The six repository tools take exactly the registry's arguments (`tool_schemas()`, the one registry the
 CLI and the models read) plus `repo`, `base` and `head`; nothing here restates a tool's own arguments.
 """
 
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from showcause import service
+from showcause.service.catalog import change_modes, decision_modes, tool_schemas
 
 __all__ = ["RECORD_OUTCOME", "REVIEW_CHANGE", "REVIEW_DECISION", "SHOULD_REVIEW", "SOURCE_FIELDS",
-           "decision_input_schema", "outcome_input_schema", "registry_tools", "review_input_schema",
-           "review_output_schema", "triage_input_schema"]
+           "count_tokens_schema", "decision_input_schema", "list_peers_schema", "outcome_input_schema",
+           "peer_review_schema", "query_peer_schema", "registry_tools", "review_input_schema", "review_output_schema",
+           "triage_input_schema"]
 
 REVIEW_CHANGE = "review_change"
 REVIEW_DECISION = "review_decision"
@@ -39,13 +40,13 @@ def _with_source(schema: dict[str, Any]) -> dict[str, Any]:
 
 def registry_tools() -> list[tuple[str, str, dict[str, Any]]]:
     """(name, description, input schema) of every registry tool, in registry order."""
-    return [(t["name"], t["description"], _with_source(t["input_schema"])) for t in service.tool_schemas()]
+    return [(t["name"], t["description"], _with_source(t["input_schema"])) for t in tool_schemas()]
 
 
 def review_input_schema() -> dict[str, Any]:
-    change_modes = [m.cli_name for m in service.modes() if m.input == "code_change"]
+    names = [spec.name for spec in change_modes()]
     return _with_source({"properties": {
-        "mode": {"anyOf": [{"type": "string", "enum": change_modes}, {"type": "null"}], "default": None,
+        "mode": {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}], "default": None,
                  "description": "Review mode; default mechanical, or evidence_gate when the server has a model."},
         "task": {**_NULLABLE_STR, "description": "What the change is for."},
         "plan": {**_NULLABLE_STR, "description": "The author's plan or PR description."},
@@ -83,9 +84,9 @@ def decision_input_schema() -> dict[str, Any]:
     from showcause.core.decision import DecisionInput
 
     schema = DecisionInput.model_json_schema()
-    decision_modes = [m.cli_name for m in service.modes() if m.input == "decision"]
+    names = [spec.name for spec in decision_modes()]
     schema["properties"]["review_mode"] = {
-        "anyOf": [{"type": "string", "enum": decision_modes}, {"type": "null"}], "default": None,
+        "anyOf": [{"type": "string", "enum": names}, {"type": "null"}], "default": None,
         "description": "blind_first (default): a first phase sees only the problem, never the proposal; "
                        "proposal_first: one pass over the problem and the proposal."}
     return schema
@@ -106,3 +107,34 @@ def outcome_input_schema() -> dict[str, Any]:
                 "accepted_review": {**flag, "description": "The author followed the review's verdict."},
                 "later_rework_required": {**flag, "description": "The change needed rework later."},
                 "review_was_useful": {**flag, "description": "The review told the author something useful."}}}
+
+
+# The quorum's tools (`showcause mcp --quorum FILE`), with the predecessor's argument names.
+_TEXT = {"type": "string", "minLength": 1}
+_HISTORY = {"type": "array", "description": "Earlier turns, sent to the peers.", "items": {
+    "type": "object", "additionalProperties": False, "required": ["role", "content"],
+    "properties": {"role": {"enum": ["user", "model"]}, "content": {"type": "string"}}}}
+_SOURCE = {"type": "string", "description": "A configured source's name."}
+
+
+def _quorum_schema(required: list[str], **props: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "additionalProperties": False, "required": required, "properties": props}
+
+
+def peer_review_schema() -> dict[str, Any]:
+    return _quorum_schema(["prompt"], prompt=_TEXT, history=_HISTORY,
+                          tier={"type": "integer", "minimum": 1, "description": "The highest tier to reach."},
+                          callerAnswer={"type": "string"},
+                          callerSource={**_SOURCE, "description": "The configured source you are: skipped."})
+
+
+def query_peer_schema() -> dict[str, Any]:
+    return _quorum_schema(["prompt"], prompt=_TEXT, history=_HISTORY, source=_SOURCE)
+
+
+def list_peers_schema() -> dict[str, Any]:
+    return _quorum_schema([])
+
+
+def count_tokens_schema() -> dict[str, Any]:
+    return _quorum_schema(["text"], text={"type": "string"}, source=_SOURCE)

@@ -1,5 +1,6 @@
-"""The MCP server: review_change, the six registry tools, review_decision, should_review and record_outcome on
-an `MCPServer`, their schemas from the registries, and the full reviews as resources.
+"""The MCP server: every tool of the one table (mcpserver/table.py: review_change, the six registry tools,
+review_decision, should_review, record_outcome, and with `--quorum FILE` the quorum's four) on an `MCPServer`,
+and the full reviews as resources.
 
 Arguments are checked against a tool's input schema before any work (a wrong type or an unknown key is a
 tool error, code INVALID_INPUT). The work runs in a worker thread so the server keeps answering (other calls,
@@ -27,11 +28,9 @@ from mcp.types import CallToolResult, ToolAnnotations
 from showcause.core.errors import Cancelled, InputError, ShowcauseError
 from showcause.core.progress import reporting
 from showcause.core.version import __version__
-from showcause.mcpserver import schemas as S
-from showcause.mcpserver import tools as handlers
-from showcause.mcpserver.quorum_tools import QUORUM_TOOLS
 from showcause.mcpserver.results import error_result
 from showcause.mcpserver.store import RESOURCE_TEMPLATE
+from showcause.mcpserver.table import mcp_tools
 from showcause.mcpserver.tools import ServerConfig
 from showcause.sandbox.lifecycle import Scope
 
@@ -42,22 +41,6 @@ _INSTRUCTIONS = ("showcause reviews a change and blocks it (MODIFY/REPLACE) only
                  "dangling. Call review_change before you commit: it reviews the working tree of `repo` against "
                  "the merge-base with the default branch. should_review says (no model) whether a decision "
                  "deserves a review_decision.")
-
-_DESCRIPTIONS = {
-    S.REVIEW_CHANGE: "Review a change in a repository: by default the working tree (committed, staged, unstaged "
-                     "and untracked files) against the merge-base of HEAD with the default branch. Returns the "
-                     "review result (verdict KEEP, WARNING, MODIFY, REPLACE or INCONCLUSIVE, claims with the "
-                     "artifacts that validate them, every tool call).",
-    S.REVIEW_DECISION: "Review a decision (a problem and a proposed solution, no code) with the server's model: "
-                       "blind_first forms its own view before it reads the proposal. Verdict KEEP, MODIFY, "
-                       "REPLACE or INSUFFICIENT_EVIDENCE with risks, assumptions, an alternative and a probe.",
-    S.SHOULD_REVIEW: "Whether a decision deserves a review (deterministic, no model): architecture, schema, "
-                     "public API, key dependency, large refactors, security/performance and high risk say yes; "
-                     "formatting, renames, docs and small local changes say no unless a structural signal "
-                     "overrides. Returns the reasons.",
-    S.RECORD_OUTCOME: "Record what became of a logged review (accepted, later rework, useful) in the local "
-                      "telemetry log (opt-in; no content is stored).",
-}
 
 Work = Callable[[dict[str, Any]], CallToolResult]
 
@@ -128,22 +111,10 @@ def _tool(name: str, description: str, schema: dict[str, Any], work: Work,
 
 
 def _tools(cfg: ServerConfig) -> list[Tool]:
-    tools = [_tool(S.REVIEW_CHANGE, _DESCRIPTIONS[S.REVIEW_CHANGE], S.review_input_schema(),
-                   functools.partial(handlers.review_change, cfg), S.review_output_schema())]
-    for name, description, schema in S.registry_tools():
-        tools.append(_tool(name, description, schema, functools.partial(handlers.call_registry_tool, cfg, name)))
-    tools += [
-        _tool(S.REVIEW_DECISION, _DESCRIPTIONS[S.REVIEW_DECISION], S.decision_input_schema(),
-              functools.partial(handlers.review_decision, cfg)),
-        _tool(S.SHOULD_REVIEW, _DESCRIPTIONS[S.SHOULD_REVIEW], S.triage_input_schema(),
-              functools.partial(handlers.should_review, cfg)),
-        _tool(S.RECORD_OUTCOME, _DESCRIPTIONS[S.RECORD_OUTCOME], S.outcome_input_schema(),
-              functools.partial(handlers.record_outcome, cfg), read_only=False),
-    ]
-    if cfg.quorum is not None:
-        tools += [_tool(name, description, schema, functools.partial(work, cfg.quorum))
-                  for name, (description, schema, work) in QUORUM_TOOLS.items()]
-    return tools
+    """The table's tools this server serves (the quorum's only with a quorum), each bound to its config."""
+    return [_tool(t.name, t.description, t.input_schema(), functools.partial(t.work, cfg),
+                  t.output_schema() if t.output_schema else None, t.read_only)
+            for t in mcp_tools() if cfg.quorum is not None or not t.quorum]
 
 
 def build_server(cfg: ServerConfig) -> MCPServer:

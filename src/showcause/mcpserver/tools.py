@@ -15,12 +15,15 @@ from typing import Any
 from mcp.types import CallToolResult
 
 from showcause import service
+from showcause.decision.review import review_decision_fields
 from showcause.mcpserver.cap import cap_record, cap_review, cap_text
 from showcause.mcpserver.gate import CallGate
 from showcause.mcpserver.results import json_result, review_text
 from showcause.mcpserver.roots import Roots
 from showcause.mcpserver.store import ReviewStore, resource_uri
 from showcause.service import ChangeSource, ReviewOptions
+from showcause.service import outcomes as outcomes_service
+from showcause.service.inputs import default_base
 
 __all__ = ["ServerConfig", "call_registry_tool", "record_outcome", "review_change", "review_decision",
            "should_review"]
@@ -49,7 +52,7 @@ def _source(cfg: ServerConfig, args: dict[str, Any]) -> ChangeSource:
     repo = cfg.roots.resolve(args["repo"])
     base, head = args.get("base"), args.get("head")
     if base is None:
-        base = service.default_base(repo)
+        base = default_base(repo)
     return ChangeSource(repo=repo, base=base, head=head)
 
 
@@ -79,7 +82,7 @@ def call_registry_tool(cfg: ServerConfig, name: str, args: dict[str, Any]) -> Ca
 
 
 def review_decision(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
-    doc = service.review_decision_fields(args, model=cfg.model, base_url=cfg.base_url, config=cfg.config)
+    doc = review_decision_fields(args, model=cfg.model, base_url=cfg.base_url, config=cfg.config)
     return json_result(doc, _decision_text(doc))
 
 
@@ -103,6 +106,6 @@ def should_review(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
 
 
 def record_outcome(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
-    doc = service.record_outcome(args["review_id"], args["accepted_review"], args["later_rework_required"],
+    doc = outcomes_service.record_outcome(args["review_id"], args["accepted_review"], args["later_rework_required"],
                                  args["review_was_useful"], config=cfg.config)
     return json_result(doc, f"outcome recorded for review {doc['id']}")

@@ -107,12 +107,12 @@ def get_provider(spec: str, *, base_url: str | None = None, config: ProviderConf
     known = known_prefixes()
     prefix, sep, model = spec.strip().partition(":")
     if not sep or not prefix:
-        raise ConfigError(f"--model must be provider:model (known providers: {', '.join(known)}); got {spec!r}")
+        raise ConfigError(f"`model` must be provider:model (known providers: {', '.join(known)}); got {spec!r}")
     entry = PROVIDERS.get(prefix)
     if entry is None:
         raise ConfigError(f"unknown provider {prefix!r} (known providers: {', '.join(known)})")
     if not model.strip():
-        raise ConfigError(f"--model {prefix}: names no model (expected {prefix}:MODEL)")
+        raise ConfigError(f"`model` {prefix}: names no model (expected {prefix}:MODEL)")
     return wrap_provider(entry.factory(model.strip(), base_url, config or ProviderConfig()))
 
 

@@ -17,16 +17,14 @@ from showcause.core.errors import InputError, ModelRequired, NothingToReview
 from showcause.core.result import ReviewResult
 from showcause.judges.base import ReviewRequest
 from showcause.judges.blindness import thresholds
-from showcause.judges.contract import CODE_CHANGE, InputKind
-from showcause.judges.registry import default_mode as registry_default
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
-from showcause.service.telemetry import change_record, log_review, telemetry_path
+from showcause.telemetry import change_record, log_review, telemetry_path
 
 if TYPE_CHECKING:   # the quorum (and httpx) load only for --mode quorum
     from showcause.quorum import Peers
 
-__all__ = ["ChangeSource", "ReviewOptions", "default_mode", "review_change"]
+__all__ = ["ChangeSource", "ReviewOptions", "review_change"]
 
 
 @dataclass(frozen=True)
@@ -75,22 +73,16 @@ def _quorum(options: ReviewOptions) -> Peers | None:
     """The members of `--mode quorum`, loaded (and checked: exit 2) before anything else runs."""
     if options.mode != _QUORUM_MODE:
         if options.quorum is not None:
-            raise InputError(f"--quorum is for --mode {_QUORUM_MODE} (or `showcause ask`)")
+            raise InputError(f"`quorum` is for `mode` {_QUORUM_MODE} (or `showcause ask`)")
         return None
     if options.model is not None:
-        raise InputError(f"--mode {_QUORUM_MODE} takes its models from the quorum configuration, not --model")
+        raise InputError(f"`mode` {_QUORUM_MODE} takes its models from the quorum configuration, not `model`")
     if options.quorum is None and options.config is None and not os.environ.get("PEER_REVIEW_CONFIG"):
-        raise ModelRequired(f"mode {_QUORUM_MODE!r} needs models: --quorum FILE, or --config FILE with a [quorum] "
+        raise ModelRequired(f"mode {_QUORUM_MODE!r} needs models: `quorum` FILE, or `config` FILE with a [quorum] "
                             "table")
     from showcause.service.quorum import load_quorum
 
     return load_quorum(options.quorum, config=options.config if options.quorum is None else None)
-
-
-def default_mode(model: str | None, input_kind: InputKind = CODE_CHANGE) -> str:
-    """The `--mode` a review runs when none is named, with (or without) a model: the one the mode specs
-    declare (`judges.registry.default_mode`, which `run_review` and the decision service ask too)."""
-    return registry_default(input_kind, bool(model)).cli_name
 
 
 def review_change(source: ChangeSource, options: ReviewOptions | None = None) -> ReviewResult:
@@ -107,8 +99,8 @@ def review_change(source: ChangeSource, options: ReviewOptions | None = None) ->
             what = (f"the working tree of {source.repo} has no change against {source.base or 'HEAD'}"
                     if source.repo is not None and source.head is None
                     else f"{snap.label}: base and head are the same")
-            raise NothingToReview(f"nothing to review: {what} (review a change with --diff FILE or --base REF "
-                             "--head REF)")
+            raise NothingToReview(f"nothing to review: {what} (review a change with `diff` FILE or `base` REF "
+                             "`head` REF)")
         ctx = tool_context(snap, options.config, isolation=options.isolation, python=options.python)
         if options.eager_base is not None:
             ctx.eager_base = options.eager_base

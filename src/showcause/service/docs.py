@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from showcause.core.gendoc import section, splice
-from showcause.judges.registry import budgets_markdown, modes_markdown
 from showcause.providers.registry import providers_markdown
+from showcause.service.catalog import budgets_markdown, modes_markdown
 from showcause.tools.registry import schemas_markdown, tools_markdown
 
 __all__ = ["SECTIONS", "generate", "main", "stale"]

@@ -20,16 +20,16 @@ PROJECT_CONFIG = ".showcause.toml"
 def open_snapshot(*, case: Path | None = None, repo: Path | None = None, diff: Path | None = None,
                   base: str | None = None, head: str | None = None) -> Snapshot:
     if (case is None) == (repo is None):
-        raise InputError("give exactly one of --case DIR or --repo PATH")
+        raise InputError("give exactly one of `case` DIR or `repo` PATH")
     if case is not None:
         if diff or base or head:
-            raise InputError("--case takes no --diff, --base or --head (the case holds its patch)")
+            raise InputError("`case` takes no `diff`, `base` or `head` (the case holds its patch)")
         return from_case(case)
     assert repo is not None
     if head is not None and base is None:
-        raise InputError("--head needs --base (--base alone reviews the working tree against that ref)")
+        raise InputError("`head` needs `base` (`base` alone reviews the working tree against that ref)")
     if base is not None and diff is not None:
-        raise InputError("use either --diff FILE or --base/--head, not both")
+        raise InputError("use either `diff` FILE or `base`/`head`, not both")
     if base is not None and head is not None:
         return from_git(repo, base, head)
     return from_dir(repo, diff, base)   # the working tree against `base` (default HEAD), or + the patch

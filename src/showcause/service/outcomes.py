@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from showcause.core.errors import InputError
-from showcause.service.telemetry import ENV, append, now, read_log, telemetry_path
+from showcause.telemetry import ENV, append, now, read_log, telemetry_path
 
-__all__ = ["outcomes_summary", "outcomes_text", "record_outcome"]
+__all__ = ["outcomes_summary", "record_outcome"]
 
 _REVIEW_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _ASKED_FOR_CHANGE = ("MODIFY", "REPLACE")
@@ -30,7 +30,7 @@ _LET_THROUGH = ("KEEP", "WARNING")
 def _log(config: Path | None) -> Path:
     path = telemetry_path(config)
     if path is None:
-        raise InputError(f"telemetry is off: set [telemetry] path in a --config file or the {ENV} environment "
+        raise InputError(f"telemetry is off: set [telemetry] path in a `config` file or the {ENV} environment "
                          "variable (docs/telemetry.md)")
     return path
 
@@ -116,31 +116,3 @@ def outcomes_summary(config: Path | None = None) -> dict[str, Any]:
         "cost_per_prevented_bad_change": _cost(marked, len(prevented)),
         "unreadable_lines": unreadable, "outcomes_without_review": orphans,
     }
-
-
-def _per(cost: dict[str, Any]) -> str:
-    if not cost["per"]:
-        return "n/a (none yet)"
-    usd = f", ${cost['usd']:.4f}" if cost["usd"] is not None else ""
-    unpriced = f" ({cost['unpriced_reviews']} review(s) of unknown price left out of $)" \
-        if cost["unpriced_reviews"] else ""
-    return f"{cost['tokens']:g} tokens{usd}{unpriced}"
-
-
-def outcomes_text(s: dict[str, Any]) -> str:
-    """The summary for a person (`showcause outcomes`)."""
-    kinds = ", ".join(f"{k} {n}" for k, n in s["by_kind"].items()) or "none"
-    verdicts = ", ".join(f"{k} {n}" for k, n in s["by_verdict"].items()) or "none"
-    lines = [f"telemetry log: {s['log']}",
-             f"reviews: {s['reviews']} ({kinds}); failed or incomplete: {s['failed']}",
-             f"verdicts: {verdicts}",
-             f"with an outcome: {s['with_outcome']} (accepted {s['accepted']}, useful {s['useful']}, rework "
-             f"required {s['rework_required']})",
-             f"prevented bad changes: {s['prevented_bad_changes']}; missed (let through, rework later): "
-             f"{s['missed']}",
-             f"cost per useful review: {_per(s['cost_per_useful_review'])}",
-             f"cost per prevented bad change: {_per(s['cost_per_prevented_bad_change'])}"]
-    if s["unreadable_lines"] or s["outcomes_without_review"]:
-        lines.append(f"skipped: {s['unreadable_lines']} unreadable line(s), {s['outcomes_without_review']} "
-                     "outcome(s) of a review not in the log")
-    return "\n".join(lines) + "\n"

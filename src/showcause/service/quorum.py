@@ -34,11 +34,11 @@ def load_quorum(path: Path | None = None, *, config: Path | None = None) -> Quor
     if path is None and config is None and os.environ.get("PEER_REVIEW_CONFIG"):
         path = Path(os.environ["PEER_REVIEW_CONFIG"])   # the predecessor's variable, for its users' setups
     if (path is None) == (config is None):
-        raise InputError("give the quorum configuration once: --quorum FILE or --config FILE with [quorum]")
+        raise InputError("give the quorum configuration once: `quorum` FILE or `config` FILE with [quorum]")
     chosen = path if path is not None else config
     assert chosen is not None
     if config is not None and chosen.suffix.lower() != ".toml":
-        raise InputError(f"--config {chosen}: a TOML file is expected")
+        raise InputError(f"`config` {chosen}: a TOML file is expected")
     from showcause.quorum import Peers, load_config
 
     return Peers(load_config(chosen))

@@ -15,10 +15,10 @@ FAIL_ON = ("MODIFY", "WARNING", "never")
 def check_report_options(fmt: str, fail_on: str | None) -> str:
     """The rule in force (MODIFY when none is given); an unknown format or rule is an InputError."""
     if fmt not in FORMATS:
-        raise InputError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
+        raise InputError(f"unknown `fmt` {fmt!r}; use one of {', '.join(FORMATS)}")
     rule = fail_on or "MODIFY"
     if rule not in FAIL_ON:
-        raise InputError(f"unknown --fail-on {rule!r}; use {', '.join(FAIL_ON[:-1])} or {FAIL_ON[-1]}")
+        raise InputError(f"unknown `fail_on` {rule!r}; use {', '.join(FAIL_ON[:-1])} or {FAIL_ON[-1]}")
     return rule
 
 

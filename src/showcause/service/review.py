@@ -59,7 +59,7 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
         require_model(spec, request.model)
     started = time.monotonic()
     ledger = Ledger(ctx, spec.tools)   # the only tools this mode runs (a model is shown only these)
-    meta: dict[str, Any] = {"mode": spec.cli_name, "model": request.model, "usage": {}, "cost_usd": None,
+    meta: dict[str, Any] = {"mode": spec.name, "model": request.model, "usage": {}, "cost_usd": None,
                             "seconds": 0.0, "isolation": "unavailable", "warnings": [],
                             "review_id": uuid.uuid4().hex[:16]}
     try:

@@ -1,6 +1,6 @@
 """Decision reviews: a decision file (`showcause review --decision FILE`) or its fields (the MCP tool) ->
 the chosen mode -> the result (and, for a file, the report text and exit code); each review is logged to the
-telemetry log when that is on (service/telemetry.py)."""
+telemetry log when that is on (showcause/telemetry.py)."""
 
 from __future__ import annotations
 
@@ -10,23 +10,23 @@ from typing import Any
 from showcause.core.decision import DecisionInput, decision_from_fields, load_decision
 from showcause.core.decision_result import DECISION_FAIL_ON, DecisionResult, decision_exit_code
 from showcause.core.errors import InputError
+from showcause.decision.modes import DecisionMode, DecisionOptions
+from showcause.decision.registry import decision_mode
+from showcause.decision.render import DECISION_FORMATS, render_decision
 from showcause.judges.blindness import Thresholds, thresholds
 from showcause.judges.budget import Budget
 from showcause.judges.contract import mode_budget, require_model
-from showcause.judges.decision_modes import DecisionMode, DecisionOptions
-from showcause.judges.registry import decision_mode
-from showcause.render.decision import DECISION_FORMATS, render_decision
 from showcause.sandbox.policy import load_policy
-from showcause.service.telemetry import decision_record, log_review, telemetry_path
+from showcause.telemetry import decision_record, log_review, telemetry_path
 
 __all__ = ["decision_budget", "review_decision", "review_decision_fields", "review_decision_input"]
 
 
-def _prepare(mode: str | None, model: str | None, base_url: str | None, config: Path | None,
-             warn: float | None, leak: float | None, bench: bool = False) -> tuple[DecisionMode, DecisionOptions]:
+def _prepare(mode: str | DecisionMode | None, model: str | None, base_url: str | None, config: Path | None,
+             warn: float | None, leak: float | None) -> tuple[DecisionMode, DecisionOptions]:
     """The mode and its options; every usage problem is an InputError (exit 2) before any call."""
-    chosen = decision_mode(mode, has_model=bool(model), bench=bench)   # unknown: InputError naming the decision modes
-    model = require_model(chosen.spec, model) if chosen.spec.needs_model else model or ""
+    chosen = decision_mode(mode, has_model=bool(model)) if mode is None or isinstance(mode, str) else mode
+    model = require_model(chosen.spec, model, "decision mode") if chosen.spec.needs_model else model or ""
     if config is not None and not config.is_file():
         raise InputError(f"{config}: no such config file")
     policy = load_policy(config) if config is not None else load_policy()
@@ -50,11 +50,11 @@ def review_decision(path: Path, *, mode: str | None, model: str | None, base_url
     over the defaults); ``warn`` and ``leak`` (command-line flags) override the thresholds."""
     decision_mode(mode, has_model=bool(model))   # an unknown mode is named first: InputError
     if fmt not in DECISION_FORMATS:
-        raise InputError(f"--decision takes --format {', '.join(DECISION_FORMATS)} (sarif and github need code "
+        raise InputError(f"`decision` takes `fmt` {', '.join(DECISION_FORMATS)} (sarif and github need code "
                          f"locations), not {fmt!r}")
     rule = fail_on or "never"
     if rule not in DECISION_FAIL_ON:
-        raise InputError(f"--decision takes --fail-on {', '.join(DECISION_FAIL_ON)}, not {rule!r}")
+        raise InputError(f"`decision` takes `fail_on` {', '.join(DECISION_FAIL_ON)}, not {rule!r}")
     chosen, options = _prepare(mode, model, base_url, config, warn, leak)
     log = telemetry_path(config)
     result = _run(chosen, load_decision(path), options, log)
@@ -83,17 +83,18 @@ def review_decision_fields(fields: dict[str, Any], *, mode: str | None = None, m
     return _run(chosen, decision_from_fields(data, "the decision"), options, log).to_json()
 
 
-def review_decision_input(decision: DecisionInput, *, mode: str, model: str, base_url: str | None = None,
-                          config: Path | None = None) -> DecisionResult:
-    """One review of a validated decision in `--mode` ``mode`` (the bench: every mode under the same policy,
-    hence the same budget; not logged to telemetry, as a bench review is no decision anyone takes)."""
-    chosen, options = _prepare(mode, model, base_url, config, None, None, bench=True)
+def review_decision_input(decision: DecisionInput, *, mode: str | DecisionMode, model: str,
+                          base_url: str | None = None, config: Path | None = None) -> DecisionResult:
+    """One review of a validated decision in ``mode`` (a decision mode's name, or a mode itself: the bench
+    passes its arms; every mode under the same policy, hence the same budget; not logged to telemetry, as a
+    bench review is no decision anyone takes)."""
+    chosen, options = _prepare(mode, model, base_url, config, None, None)
     return chosen.review(decision, options)
 
 
-def decision_budget(mode: str, config: Path | None = None) -> dict[str, Any]:
+def decision_budget(mode: DecisionMode, config: Path | None = None) -> dict[str, Any]:
     """The budget one review in decision mode ``mode`` runs under (what the bench reports per mode)."""
-    chosen = decision_mode(mode, has_model=True, bench=True)
+    chosen = mode
     policy = load_policy(config) if config is not None else load_policy()
     budget = mode_budget(chosen.spec, policy) or Budget()
     return {k: getattr(budget, k) for k in ("tokens", "completion_tokens", "seconds", "tool_calls", "turns")}

@@ -1,5 +1,6 @@
 """The decision modes that exist for the decision benchmark's questions (docs/benchmark.md), beside
-blind_first and proposal_first (decision_modes.py), under the same review budget.
+blind_first and proposal_first (decision/modes.py), under the same review budget. The bench registers them
+(`ARMS`): `showcause review --decision` has no use for them.
 
 - `proposal_first_2pass`: the compute-matched control of blind_first: two calls with the proposal visible
   (a critique, then a second pass over that critique in the same conversation).
@@ -15,11 +16,10 @@ from typing import Any, ClassVar
 
 from showcause.core.decision import DecisionInput, DecisionVerdict, parse_verdict
 from showcause.core.decision_result import DecisionResult
-from showcause.core.errors import BudgetExceeded
-from showcause.judges.budget import MIN_COMPLETION, Accountant, estimate_prompt
-from showcause.judges.contract import DECISION, ModeSpec
-from showcause.judges.decision_modes import (
+from showcause.core.errors import BudgetExceeded, InputError
+from showcause.decision.modes import (
     VERDICT_RESERVE,
+    DecisionMode,
     DecisionOptions,
     Phases,
     ask_json,
@@ -30,10 +30,14 @@ from showcause.judges.decision_modes import (
     proposal_text,
     review_with,
 )
+from showcause.decision.registry import DECISION_MODES
+from showcause.judges.budget import MIN_COMPLETION, Accountant, estimate_prompt
+from showcause.judges.contract import ModeSpec
 from showcause.judges.prompting import load_prompt
+from showcause.judges.registry import ModeRegistry
 from showcause.providers.base import Message
 
-__all__ = ["DecisionJudge", "DecisionProposalFirst2Pass", "IndependentOnly"]
+__all__ = ["ARMS", "DecisionJudge", "DecisionProposalFirst2Pass", "IndependentOnly", "arm_names", "bench_decision_mode"]
 
 
 def _hashes(meta: dict[str, Any], *names: str) -> list[str]:
@@ -84,7 +88,7 @@ class _Arm:
 
 class DecisionProposalFirst2Pass(_Arm):
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_proposal_first_2pass", cli_name="proposal_first_2pass", input=DECISION, bench_only=True,
+        name="proposal_first_2pass",
         description="Benchmark control: two passes with the proposal visible (a critique, then a check of it), "
                     "as many calls as blind_first under the same budget.")
     phases = staticmethod(_two_pass)
@@ -92,7 +96,7 @@ class DecisionProposalFirst2Pass(_Arm):
 
 class IndependentOnly(_Arm):
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_independent_only", cli_name="independent_only", input=DECISION, bench_only=True,
+        name="independent_only",
         description="Benchmark arm: blind_first's blind phase, then a fresh conversation that sees only that "
                     "position (JSON) and the proposal, not the problem. Refuses a leak like blind_first.")
     phases = staticmethod(_independent)
@@ -101,7 +105,31 @@ class IndependentOnly(_Arm):
 
 class DecisionJudge(_Arm):
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_decision_judge", cli_name="decision_judge", input=DECISION, bench_only=True,
+        name="decision_judge",
         description="Benchmark arm: one pass with the proposal visible and instructions against critic bias "
                     "(intervene only for a material problem).")
     phases = staticmethod(one_pass("decision_judge_decision"))
+
+
+# The bench's own registry: `showcause bench` over decision cases runs these beside the decision modes.
+ARMS: ModeRegistry[DecisionMode] = ModeRegistry(
+    "decision arm", "showcause.bench_arms",
+    {"proposal_first_2pass": "showcause.bench.decision_arms:DecisionProposalFirst2Pass",
+     "independent_only": "showcause.bench.decision_arms:IndependentOnly",
+     "decision_judge": "showcause.bench.decision_arms:DecisionJudge"},
+    "review", "a code-change mode registers in group showcause.modes")
+
+
+def arm_names() -> list[str]:
+    """What `--modes` may name over decision cases: the decision modes, then the bench's arms."""
+    return [*DECISION_MODES.names(), *ARMS.names()]
+
+
+def bench_decision_mode(name: str | None, *, has_model: bool) -> DecisionMode:
+    """A decision mode or, failing that, an arm; InputError naming both when neither has the name."""
+    if name is not None and name not in DECISION_MODES.names() and ARMS.get(name) is not None:
+        return ARMS.chosen(name, has_model=has_model)
+    try:
+        return DECISION_MODES.chosen(name, has_model=has_model)
+    except InputError:
+        raise InputError(f"unknown decision mode {name!r}; known: {', '.join(arm_names())}") from None

@@ -1,6 +1,6 @@
 """Decision reviews: `blind_first` (a position first, then the proposal, in one conversation) and
-`proposal_first` (one pass with the proposal visible, the comparison arm). In the mode registry they are
-`decision_blind_first` and `decision_proposal_first`; `--mode` with `--decision` uses the short names.
+`proposal_first` (one pass with the proposal visible, the comparison arm), and what every decision mode shares
+(the bench's arms, bench/decision_arms.py, are built from the same pieces).
 
 blind_first: the blindness check runs before any model call and refuses a leak (BLINDNESS_LEAK). Phase 1
 sees the objective, constraints, context, environment, evidence, decision type and risk level — the
@@ -36,15 +36,14 @@ from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import BudgetExceeded, MalformedAnswer, OutputTruncatedError, ShowcauseError
 from showcause.judges.blindness import Thresholds, check_blindness
 from showcause.judges.budget import MIN_COMPLETION, Accountant, Budget, estimate_prompt
-from showcause.judges.contract import DECISION, Mode, ModeSpec, require_model
+from showcause.judges.contract import Mode, ModeSpec, require_model
 from showcause.judges.prompting import load_prompt, task_sections
-from showcause.judges.registry import decision_mode
 from showcause.providers.base import Message, ModelTurn
 from showcause.providers.registry import get_provider
 
 __all__ = ["OUT_OF_BUDGET", "VERDICT_RESERVE", "DecisionBlindFirst", "DecisionMode", "DecisionOptions",
            "DecisionProposalFirst", "Phases", "ask_json", "blind_phase", "final_verdict", "one_pass", "problem_text",
-           "proposal_text", "review_with", "run_decision"]
+           "proposal_text", "review_with"]
 VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
 Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
@@ -163,7 +162,7 @@ class DecisionMode(Mode, Protocol):
 
 class DecisionBlindFirst:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_blind_first", cli_name="blind_first", input=DECISION, default_for="any",
+        name="blind_first", default_for="any",
         description="A position first, knowing only the problem; then the proposal, in the same conversation, "
                     "and the verdict. Refuses a proposal pasted into what the blind phase reads (BLINDNESS_LEAK).")
 
@@ -173,24 +172,19 @@ class DecisionBlindFirst:
 
 class DecisionProposalFirst:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_proposal_first", cli_name="proposal_first", input=DECISION,
+        name="proposal_first",
         description="The comparison arm: one pass with the proposal visible, then the verdict.")
 
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
         return review_with(decision, self.spec, one_pass("decision_proposal_first"), options, refuse_leak=False)
 
 
-def run_decision(decision: DecisionInput, mode: str, options: DecisionOptions) -> DecisionResult:
-    """Review a decision in the mode `--mode` names with `--decision` (`blind_first`, `proposal_first`)."""
-    return decision_mode(mode, has_model=bool(options.model)).review(decision, options)
-
-
 def review_with(decision: DecisionInput, spec: ModeSpec, phases: Phases, options: DecisionOptions, *,
             refuse_leak: bool) -> DecisionResult:
-    model = require_model(spec, options.model)   # usage, raised: not a failed review
+    model = require_model(spec, options.model, "decision mode")   # usage, raised: not a failed review
     started = time.monotonic()
     check = check_blindness(decision.proposed_solution, decision.blind_fields(), options.thresholds)
-    meta: dict[str, Any] = {"mode": spec.cli_name, "input": "decision", "model": options.model, "phases": 0,
+    meta: dict[str, Any] = {"mode": spec.name, "input": "decision", "model": options.model, "phases": 0,
                             "usage": {}, "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
                             "blindness": check.to_meta()}
     session: Accountant | None = None
