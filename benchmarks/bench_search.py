@@ -26,7 +26,7 @@ def main() -> None:
     opts = ap.parse_args()
 
     from showcause.evidence.ledger import Ledger
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import load_policy
     from showcause.sandbox.rg import rg_binary
     from showcause.tools.base import ToolContext
 

@@ -17,17 +17,18 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "showcause"
 # Lower layers first; a package may import its own modules and any package of a lower rank.
 RANKS = {
     "core": 0,
-    "sandbox": 1, "providers": 1,
-    "snapshot": 2,
-    "symbols": 3,
-    "analysis": 4,
-    "tools": 5,
-    "evidence": 6, "quorum": 6,   # the quorum mode of `review` (judges) runs the quorum's sources
-    "judges": 7, "render": 7,
-    "service": 8,
-    "bench": 9, "mcpserver": 9, "ci": 9,
-    "cli": 10,   # the command line hosts every front end: `showcause mcp` starts the MCP server
-    "__main__": 11,   # `python -m showcause`: the command line's entry point
+    "policy": 1,   # every limit and rule, read by every layer above: it imports only core
+    "sandbox": 2, "providers": 2,
+    "snapshot": 3,
+    "symbols": 4,
+    "analysis": 5,
+    "tools": 6,
+    "evidence": 7, "quorum": 7,   # the quorum mode of `review` (judges) runs the quorum's sources
+    "judges": 8, "render": 8,
+    "service": 9,
+    "bench": 10, "mcpserver": 10, "ci": 10,
+    "cli": 11,   # the command line hosts every front end: `showcause mcp` starts the MCP server
+    "__main__": 12,   # `python -m showcause`: the command line's entry point
 }
 ROOT = "showcause"   # the package itself: its __init__ imports core, and the service only for type checkers
 # (at run time the façade loads lazily: tests/test_public_api.py)
@@ -134,7 +135,7 @@ _FRONT_ENDS = {
                   "showcause.sandbox.runner", "showcause.snapshot.gitplaces"),
     # sandbox.lifecycle: bench/remote.py is a process entry (one attempt on a cluster worker), like the CLI.
     "bench": ("showcause.core", "showcause.service", "showcause.bench.", "showcause.judges.", "showcause.providers.",
-              "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",
+              "showcause.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",
               "showcause.snapshot.gitcmd"),
     "ci": ("showcause.core", "showcause.service", "showcause.ci.", "showcause.snapshot.baseref"),
 }

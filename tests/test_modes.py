@@ -29,9 +29,9 @@ from showcause.judges.contract import BUDGET_GROUPS, CODE_CHANGE, DECISION, Mode
 from showcause.judges.decision_modes import DecisionOptions, run_decision
 from showcause.judges.loop import run_tool_loop
 from showcause.judges.registry import MODES, all_modes, default_mode, find_mode, get_mode, mode_names, register_mode
+from showcause.policy import load_policy
 from showcause.providers.base import Message
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import load_policy
 from showcause.service.decision import review_decision
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review

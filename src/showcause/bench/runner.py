@@ -38,8 +38,8 @@ from showcause.core.errors import InputError, ShowcauseError
 from showcause.core.version import __version__
 from showcause.judges.contract import require_model
 from showcause.judges.registry import decision_mode, judge_mode
+from showcause.policy import Policy, load_policy
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
 from showcause.service import decision_budget, prepare_case, with_isolation
 

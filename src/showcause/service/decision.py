@@ -15,8 +15,8 @@ from showcause.judges.budget import Budget
 from showcause.judges.contract import mode_budget, require_model
 from showcause.judges.decision_modes import DecisionMode, DecisionOptions
 from showcause.judges.registry import decision_mode
+from showcause.policy import load_policy
 from showcause.render.decision import DECISION_FORMATS, render_decision
-from showcause.sandbox.policy import load_policy
 from showcause.service.telemetry import decision_record, log_review, telemetry_path
 
 __all__ = ["decision_budget", "review_decision", "review_decision_fields", "review_decision_input"]

@@ -1,7 +1,7 @@
 """The sandbox and review policy as one typed model: sections, keys, defaults and a description of each.
 
 The defaults are defined here only: `sandbox/policy.toml` and docs/configuration.md are generated from
-this model (`make docs`, `showcause.sandbox.policy_doc`). `Policy.merged` applies a policy document, key by
+this model (`make docs`, `showcause.policy.doc`). `Policy.merged` applies a policy document, key by
 key in its own section; a key outside a section or under another one is an InputError naming its section.
 """
 
@@ -17,11 +17,14 @@ from pydantic_core import ErrorDetails
 
 from showcause.core.errors import InputError
 from showcause.core.globmatch import compile_glob
-from showcause.sandbox.levels import LEVELS
 
-__all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
-           "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection", "TelemetrySection", "TestsSection",
-           "Tighten", "tightening", "users_own"]
+__all__ = ["LEVELS", "RENAMED", "SAFE_LEVELS", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection",
+           "Policy", "ProcessSection", "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection",
+           "TelemetrySection", "TestsSection", "Tighten", "tightening", "users_own"]
+
+# The isolation levels `[process] isolation` may name; the sandbox (sandbox/levels.py) implements them.
+SAFE_LEVELS = ("bwrap", "unshare")   # strongest first; both hide the host
+LEVELS = ("auto", *SAFE_LEVELS, "none")
 
 # How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise;
 # "never": the key is the user's alone (it names host paths the sandbox shows).

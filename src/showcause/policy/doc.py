@@ -1,9 +1,9 @@
 """`sandbox/policy.toml` and docs/configuration.md, generated from the policy model (`make docs`).
 
-Both are documentation of `showcause.sandbox.policy_model`: tests compare the committed files with what
+Both are documentation of `showcause.policy.model`: tests compare the committed files with what
 this module renders, so neither can drift from the model.
 
-    python -m showcause.sandbox.policy_doc sandbox/policy.toml docs/configuration.md
+    python -m showcause.policy.doc sandbox/policy.toml docs/configuration.md
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pathlib import Path
 from annotated_types import Ge, Gt, Le
 from pydantic.fields import FieldInfo
 
-from showcause.sandbox.policy_model import RENAMED, SECTIONS, Policy, tightening, users_own
+from showcause.policy.model import RENAMED, SECTIONS, Policy, tightening, users_own
 
 __all__ = ["configuration_markdown", "main", "policy_toml"]
 
-_MODEL = "src/showcause/sandbox/policy_model.py"
+_MODEL = "src/showcause/policy/model.py"
 _MAY = {"lower": "lower it", "higher": "raise it", "subset": "drop names", "safe level": "name `bwrap` or `unshare`",
         "any": "change it", "never": "not set it"}
 _KIND = {bool: "true or false", int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}

@@ -1,6 +1,6 @@
-"""Loading the sandbox policy: the defaults file `sandbox/policy.toml`, then trusted overrides.
+"""Loading the policy: the defaults file `sandbox/policy.toml`, then trusted overrides.
 
-The model, its defaults and its sections are `showcause.sandbox.policy_model`; `Policy` is re-exported here.
+The model, its defaults and its sections are `showcause.policy.model`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from typing import Any
 
 from showcause.core import tomlsafe
 from showcause.core.errors import InputError
-from showcause.sandbox.levels import SAFE_LEVELS
-from showcause.sandbox.policy_model import SECTIONS, Policy, Tighten, tightening, users_own
+from showcause.policy.model import SAFE_LEVELS, SECTIONS, Policy, Tighten, tightening, users_own
 
-__all__ = ["FOREIGN_TABLES", "Policy", "default_policy_path", "load_policy", "tighter_only"]
+__all__ = ["FOREIGN_TABLES", "default_policy_path", "load_policy", "tighter_only"]
 
 # Top-level tables of a --config file that are not the sandbox policy's: the policy loader leaves them to
 # their readers (`[quorum]`: the sources of `showcause ask` and `review --mode quorum`, docs/quorum.md).
