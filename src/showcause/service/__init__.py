@@ -8,7 +8,7 @@ from showcause.core.triage import should_review
 from showcause.service.catalog import modes, modes_markdown, modes_text, tool_schemas, tools_markdown, tools_text
 from showcause.service.change import ChangeSource, ReviewOptions, default_mode, review_change
 from showcause.service.decision import decision_budget, review_decision, review_decision_fields, review_decision_input
-from showcause.service.doctor import HostCheck, doctor_checks, setup_toolchain
+from showcause.service.doctor import HostCheck, doctor_checks
 from showcause.service.hoststatus import require_sandbox, sandbox_status
 from showcause.service.inputs import default_base, with_isolation
 from showcause.service.outcomes import outcomes_summary, outcomes_text, record_outcome
@@ -23,6 +23,7 @@ from showcause.service.quorum import (
     render_quorum_result,
 )
 from showcause.service.report import FAIL_ON, FORMATS, check_report_options, exit_code, render_result
+from showcause.service.setup import setup_toolchain
 from showcause.service.toolcall import check_tool, parse_tool_args, run_tool
 
 __all__ = ["FAIL_ON", "FORMATS", "ChangeSource", "HostCheck", "ReviewOptions", "ask_quorum", "check_report_options",
