@@ -1,3 +1,4 @@
+# pyright: strict
 """The policy: every limit and rule a review runs under, as one typed model, and how it is loaded.
 
 The bottom layer beside `core` (which is all it imports): the sandbox, the tools, the judges and the service

@@ -1,3 +1,4 @@
+# pyright: strict
 """Loading the policy: the defaults file `sandbox/policy.toml`, then trusted overrides.
 
 The model, its defaults and its sections are `showcause.policy.model`.
@@ -73,10 +74,11 @@ def load_policy(*overrides: Path | Mapping[str, Any]) -> Policy:
         # Tables other parts of showcause read from the same --config file (the quorum's sources): not policy.
         doc = {k: v for k, v in doc.items() if not (k in FOREIGN_TABLES and isinstance(v, Mapping))}
         origin = str(item) if isinstance(item, Path) else "config"
-        wrapped = doc.get("sandbox")
+        table = doc.get("sandbox")
+        wrapped: Mapping[str, Any] = table if isinstance(table, Mapping) else {}
         own = SECTIONS["sandbox"].model_fields
-        if isinstance(wrapped, Mapping) and not all(k in own and not isinstance(v, Mapping)
-                                                    for k, v in wrapped.items()):
+        # all() of no keys holds: a document with no [sandbox] table, or an empty one, is merged as it is.
+        if not all(k in own and not isinstance(v, Mapping) for k, v in wrapped.items()):
             # Every section under one [sandbox] table; the keys of the section named `sandbox` stay its own.
             mine = {k: v for k, v in wrapped.items() if k in own and not isinstance(v, Mapping)}
             sections = {k: v for k, v in wrapped.items() if k not in mine}
