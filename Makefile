@@ -98,4 +98,4 @@ clean:
 # (tests/test_docs.py and tests/test_policy.py fail when they are stale).
 docs: setup
 	$(BIN)/python -m showcause.service.docs docs
-	$(BIN)/python -m showcause.sandbox.policy_doc sandbox/policy.toml docs/configuration.md
+	$(BIN)/python -m showcause.policy.doc sandbox/policy.toml docs/configuration.md

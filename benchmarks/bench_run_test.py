@@ -48,7 +48,7 @@ _FLAKY = (
 def rerun_cost(root: Path, n_tests: int, repeat: int) -> tuple[float, float]:
     """Seconds of a run_test call with the default re-runs and with none, on a flaky test (base cache off)."""
     from showcause.evidence.ledger import Ledger
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import load_policy
     from showcause.snapshot import Diff, Snapshot
     from showcause.tools.base import ToolContext
 
@@ -77,7 +77,7 @@ def main() -> None:
     opts = ap.parse_args()
 
     from showcause.evidence.ledger import Ledger
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import load_policy
     from showcause.sandbox.runner import available_isolation
     from showcause.snapshot import from_dir
     from showcause.tools.base import ToolContext

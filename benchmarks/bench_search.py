@@ -25,9 +25,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     opts = ap.parse_args()
 
+    from showcause.core.rg import rg_binary
     from showcause.evidence.ledger import Ledger
-    from showcause.sandbox.policy import load_policy
-    from showcause.sandbox.rg import rg_binary
+    from showcause.policy import load_policy
     from showcause.tools.base import ToolContext
 
     tree = opts.tree.resolve()

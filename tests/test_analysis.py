@@ -12,7 +12,7 @@ from showcause.analysis.scope import local_lines, parse_for_scope
 from showcause.core.analysis_budget import PARSE_GAVE_UP, AnalysisBudget
 from showcause.core.errors import InputError
 from showcause.core.result import ReviewResult
-from showcause.sandbox.policy import load_policy, tighter_only
+from showcause.policy import load_policy, tighter_only
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.symbols import SymbolIndex, languages

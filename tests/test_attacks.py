@@ -42,7 +42,7 @@ from attack_harness.checks import check_after, check_survivors, requirement_miss
 from attack_harness.common import ATTACKS_DIR, CLI, FORCED_ISOLATION, JOBS, LEVELS_HERE, ROOT, SECRET_VARS, STEP_KEYS
 from attack_harness.setup import attack_dirs, materialize, tree_digest
 from attack_harness.steps import StepRunner, check_step
-from showcause.sandbox.levels import SAFE_LEVELS
+from showcause.policy import SAFE_LEVELS
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 

@@ -26,8 +26,8 @@ from showcause.bench.identity import git_state, url_host
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.errors import InputError
 from showcause.judges.prompting import load_prompt
+from showcause.policy import load_policy
 from showcause.providers.base import Usage
-from showcause.sandbox.policy import load_policy
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from builders import git_repo
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.snapshot.diff import FileChange

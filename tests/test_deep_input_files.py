@@ -13,7 +13,7 @@ from showcause.bench.costs import SpendLedger
 from showcause.bench.runner import _read_checkpoint
 from showcause.core.decision import load_decision
 from showcause.core.errors import InputError, exit_status
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.snapshot.case import load_case_input
 
 # ---- input files -----------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 
 from builders import make_case
 from showcause.core.errors import InputError
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 

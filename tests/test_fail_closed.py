@@ -179,8 +179,8 @@ def test_sandbox_command_says_why(host: str):
 
 def test_the_base_cache_serves_only_the_level_and_policy_that_stored_it(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch):
-    from showcause.sandbox.levels import SAFE_LEVELS, probe
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import SAFE_LEVELS, load_policy
+    from showcause.sandbox.levels import probe
     from showcause.tools.basecache import cache_get, cache_put
 
     monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(tmp_path / "cache"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from builders import make_case
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.tools import testexec
 

@@ -14,7 +14,7 @@ import pytest
 
 from showcause.core.errors import InputError
 from showcause.core.globmatch import compile_glob
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.tools.pyright_config import configured_files
 from showcause.tools.runners.globs import discover_tests
 

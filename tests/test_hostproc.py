@@ -18,8 +18,8 @@ import pytest
 import showcause.sandbox.toolchain as toolchain
 import showcause.symbols.pool as workers
 from showcause.core.hostproc import HOST_CWD, host_env, isolated_python, safe_path, sanitize_process_path, which
+from showcause.core.rg import rg_binary, rg_env
 from showcause.providers.keys import CommandKey
-from showcause.sandbox.rg import rg_binary, rg_env
 from showcause.snapshot.gitcmd import git
 from showcause.symbols.cache import digest_of
 

@@ -14,8 +14,8 @@ import pytest
 from builders import write_tree
 from isolation import AUTO_LEVEL
 from jsfixtures import install_modules, js_modules, js_repo, showcause
+from showcause.policy import load_policy
 from showcause.sandbox.nodeenv import node_mounts
-from showcause.sandbox.policy import load_policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection
 from showcause.tools.runners.registry import RUNNERS

@@ -14,9 +14,9 @@ import pytest
 from builders import git_repo, write_tree
 from isolation import AUTO_LEVEL
 from showcause.core.globmatch import compile_glob
+from showcause.policy import load_policy
 from showcause.sandbox.mounts import Mount
 from showcause.sandbox.nodeenv import host_path, node_modules_dirs, node_mounts
-from showcause.sandbox.policy import load_policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import run_sandboxed
 from showcause.service.inputs import tool_context

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from jsfixtures import js_modules, js_repo
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
 from showcause.tools import testexec

@@ -17,18 +17,19 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "showcause"
 # Lower layers first; a package may import its own modules and any package of a lower rank.
 RANKS = {
     "core": 0,
-    "sandbox": 1, "providers": 1,
-    "snapshot": 2, "telemetry": 2,   # the telemetry log: what a review of either kind was, never what it said
-    "symbols": 3,
-    "analysis": 4,
-    "tools": 5,
-    "evidence": 6, "quorum": 6,   # the quorum mode of `review` (judges) runs the quorum's sources
-    "judges": 7, "render": 7,
-    "decision": 8,   # decision review: its modes build on judges' budget, prompts and blindness check
-    "service": 9,
-    "bench": 10, "mcpserver": 10, "ci": 10,
-    "cli": 11,   # the command line hosts every front end: `showcause mcp` starts the MCP server
-    "__main__": 12,   # `python -m showcause`: the command line's entry point
+    "policy": 1,   # every limit and rule, read by every layer above: it imports only core
+    "sandbox": 2, "providers": 2,
+    "snapshot": 3, "telemetry": 3,   # the telemetry log: what a review of either kind was, never what it said
+    "symbols": 4,
+    "analysis": 5,
+    "tools": 6,
+    "evidence": 7, "quorum": 7,   # the quorum mode of `review` (judges) runs the quorum's sources
+    "judges": 8, "render": 8,
+    "decision": 9,   # decision review: its modes build on judges' budget, prompts and blindness check
+    "service": 10,
+    "bench": 11, "mcpserver": 11, "ci": 11,
+    "cli": 12,   # the command line hosts every front end: `showcause mcp` starts the MCP server
+    "__main__": 13,   # `python -m showcause`: the command line's entry point
 }
 ROOT = "showcause"   # the package itself: its __init__ imports core, and the service only for type checkers
 # (at run time the façade loads lazily: tests/test_public_api.py)
@@ -135,7 +136,7 @@ _FRONT_ENDS = {
     # sandbox.lifecycle: bench/remote.py is a process entry (one attempt on a cluster worker), like the CLI.
     # showcause.decision.: the bench's decision arms are decision modes it registers itself.
     "bench": ("showcause.core", "showcause.bench.", "showcause.judges.", "showcause.decision.", "showcause.providers.",
-              "showcause.sandbox.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",
+              "showcause.policy", "showcause.sandbox.runner", "showcause.sandbox.lifecycle",
               "showcause.snapshot.gitcmd"),
     "ci": ("showcause.core", "showcause.ci.", "showcause.snapshot.baseref"),
 }

@@ -16,8 +16,8 @@ from llm_servers import OpenAIServer, turn
 from showcause.judges.base import ReviewRequest
 from showcause.judges.budget import Budget
 from showcause.judges.loop import ANSWER_SCHEMA
+from showcause.policy import load_policy
 from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Usage, send
-from showcause.sandbox.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 

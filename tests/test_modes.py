@@ -31,9 +31,9 @@ from showcause.judges.budget import Budget
 from showcause.judges.contract import BUDGET_GROUPS, ModeSpec
 from showcause.judges.loop import run_tool_loop
 from showcause.judges.registry import CHANGE_MODES, default_mode, get_mode, mode_names, register_mode
+from showcause.policy import load_policy
 from showcause.providers.base import Message
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.registry import TOOLS

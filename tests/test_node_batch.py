@@ -13,7 +13,7 @@ import pytest
 
 from builders import make_case
 from showcause.core.hostproc import which
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.sandbox.toolchain import node_test_batches
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review

@@ -15,9 +15,8 @@ from builders import make_case
 from showcause.core.errors import EXIT_BAD_INPUT, InputError, exit_status
 from showcause.evidence.ledger import Ledger
 from showcause.judges.budget import Budget
-from showcause.sandbox.policy import Policy, default_policy_path, load_policy, tighter_only
-from showcause.sandbox.policy_doc import configuration_markdown, main, policy_toml
-from showcause.sandbox.policy_model import SECTIONS, tightening
+from showcause.policy import SECTIONS, Policy, default_policy_path, load_policy, tightening, tighter_only
+from showcause.policy.doc import configuration_markdown, main, policy_toml
 from showcause.service.inputs import open_snapshot, tool_context
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
@@ -210,7 +209,7 @@ def test_docs_configuration_md_is_generated_from_the_model() -> None:
 
 def test_the_generator_writes_both_files(tmp_path: Path) -> None:
     toml, markdown = tmp_path / "policy.toml", tmp_path / "configuration.md"
-    proc = subprocess.run([sys.executable, "-m", "showcause.sandbox.policy_doc", str(toml), str(markdown)],
+    proc = subprocess.run([sys.executable, "-m", "showcause.policy.doc", str(toml), str(markdown)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (toml.read_text(encoding="utf-8"), markdown.read_text(encoding="utf-8")) == (policy_toml(),

@@ -234,7 +234,7 @@ def test_pyright_resolves_imports_through_the_projects_interpreter(venvs: dict[s
 
 def test_the_typecheck_base_cache_is_keyed_by_the_environment(venvs: dict[str, Path], tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import load_policy
     from showcause.tools.diagnostics import run_base_checker
 
     monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(tmp_path / "cache"))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from builders import git_repo, write_tree
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.pytest_runner import PytestRunner
 from showcause.tools.testexec import allowed_tests

@@ -16,7 +16,7 @@ from llm_servers import AnthropicServer, OpenAIServer, start_server, turn
 from quorum_servers import SourceSpec, config_for
 from showcause import service
 from showcause.core.errors import InputError
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.service import ChangeSource, ReviewOptions
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py

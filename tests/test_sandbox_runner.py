@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from showcause.core.errors import SandboxUnavailable
+from showcause.policy import SAFE_LEVELS, load_policy
 from showcause.sandbox import runner
-from showcause.sandbox.levels import SAFE_LEVELS, probe
+from showcause.sandbox.levels import probe
 from showcause.sandbox.mounts import ro_prefixes
-from showcause.sandbox.policy import load_policy
 from showcause.sandbox.runner import available_isolation, run_sandboxed
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from builders import make_case
-from showcause.sandbox.levels import SAFE_LEVELS, probe
+from showcause.policy import SAFE_LEVELS
+from showcause.sandbox.levels import probe
 
 pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 

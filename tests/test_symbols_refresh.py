@@ -18,7 +18,7 @@ import showcause.symbols.cache as cache_module
 import showcause.symbols.pool as workers_module
 from builders import write_tree as write
 from showcause.core.errors import InputError
-from showcause.sandbox.policy import Policy, load_policy, tighter_only
+from showcause.policy import Policy, load_policy, tighter_only
 from showcause.snapshot import from_case
 from showcause.symbols import FileSymbols, SymbolIndex, language_for, parse_symbols
 from showcause.symbols.cache import digest_of

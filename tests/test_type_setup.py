@@ -9,7 +9,7 @@ import pytest
 
 from builders import make_case
 from showcause.judges.mechanical import NO_TESTS
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
 from showcause.tools.typesetup import NO_TYPE_SETUP, checkers_for_project

@@ -16,8 +16,8 @@ import pytest
 
 from jsfixtures import js_modules, js_repo
 from showcause.core.errors import SandboxUnavailable
-from showcause.sandbox.levels import SAFE_LEVELS, probe
-from showcause.sandbox.policy import load_policy
+from showcause.policy import SAFE_LEVELS, load_policy
+from showcause.sandbox.levels import probe
 from showcause.service.inputs import tool_context
 from showcause.snapshot import from_git
 from showcause.tools.runners.base import Collection

@@ -87,7 +87,7 @@ def _typecheck_seconds(project: Project, repo: Path, venv: Path | None, ref: str
     import subprocess
     import tempfile
 
-    from showcause.sandbox.policy import load_policy
+    from showcause.policy import load_policy
     from showcause.sandbox.projectenv import resolve_env
     from showcause.tools.diagnostics import choose_checkers, run_checker
 

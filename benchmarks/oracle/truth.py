@@ -173,8 +173,8 @@ def run_suite(project: Project, repo: Path, ref: str, venv: Path | None, timeout
               files: tuple[str, ...] = ()) -> SuiteRun:
     """The project's whole suite on `ref`, in the sandbox, with its environment; with `files` (a runner of
     FILE_FILTERS), the same command given those test files, so that it runs only them."""
+    from showcause.policy import load_policy
     from showcause.sandbox.nodeenv import node_mounts
-    from showcause.sandbox.policy import load_policy
     from showcause.sandbox.projectenv import resolve_env
     from showcause.sandbox.runner import run_sandboxed
 

@@ -22,7 +22,7 @@ from showcause.core.decision import DecisionInput
 from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import InputError
 from showcause.core.result import ReviewResult
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 
 __all__ = ["ENV", "MAX_LINE_BYTES", "append", "change_record", "decision_record", "log_review", "now",
            "read_log", "telemetry_path"]

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 from showcause.core.errors import SandboxUnavailable
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.sandbox.runner import available_isolation
 
 __all__ = ["AUTO_LEVEL", "FAKE_HOSTS", "fake_host_env"]

@@ -43,7 +43,7 @@ from showcause.analysis.reach import exported_names, imports_module, is_common_w
 from showcause.analysis.scope import local_lines, parse_for_scope
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
-from showcause.sandbox.rg import rg_files_with_words, rg_words_in
+from showcause.core.rg import rg_files_with_words, rg_words_in
 from showcause.snapshot import Snapshot
 from showcause.symbols import SymbolHit, SymbolIndex, language_for
 from showcause.symbols.pool import PARALLEL_MIN_FILES

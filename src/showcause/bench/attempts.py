@@ -22,9 +22,9 @@ from showcause.bench.quorum_arms import quorum_summary
 from showcause.bench.ratelimit import RateLimiter
 from showcause.core.errors import ShowcauseError
 from showcause.decision.review import review_decision_input
+from showcause.policy import Policy
 from showcause.providers.base import Provider
 from showcause.providers.registry import supplying_providers, wrapping_providers
-from showcause.sandbox.policy import Policy
 from showcause.service import ChangeSource, ReviewOptions, review_change
 
 if TYPE_CHECKING:   # bench/quorum_arms.py loads the quorum only when a bench names one

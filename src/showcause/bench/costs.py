@@ -24,9 +24,9 @@ from showcause.bench.decision_arms import bench_decision_mode
 from showcause.core import jsonsafe
 from showcause.judges.contract import mode_budget
 from showcause.judges.registry import judge_mode
+from showcause.policy import Policy, load_policy
 from showcause.providers.base import Usage, estimate_cost
 from showcause.providers.registry import is_free
-from showcause.sandbox.policy import Policy, load_policy
 
 __all__ = ["Meter", "SpendLedger", "charged_usd", "price_per_token", "review_reserve"]
 

@@ -20,7 +20,7 @@ from showcause.core.version import __version__
 from showcause.judges.contract import BUDGET_GROUPS, mode_budget
 from showcause.judges.prompting import load_prompt
 from showcause.judges.registry import CHANGE_MODES
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.snapshot.gitcmd import git
 
 __all__ = ["budgets", "check_resume", "git_state", "prompt_hashes", "run_identity", "url_host"]

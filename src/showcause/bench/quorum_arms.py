@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 from showcause.bench.costs import price_per_token, review_reserve
 from showcause.core.errors import InputError
+from showcause.policy import Policy
 from showcause.providers.base import Provider
-from showcause.sandbox.policy import Policy
 
 
 class Source(Protocol):

@@ -35,10 +35,10 @@ from showcause.bench.decision_casefile import load_sound_case
 from showcause.core.errors import Interrupted, SandboxUnavailable
 from showcause.decision.registry import DECISION_MODES
 from showcause.judges.registry import CHANGE_MODES
+from showcause.policy import Policy, load_policy
 from showcause.providers.http import tls_context
 from showcause.providers.registry import PROVIDERS
 from showcause.sandbox.lifecycle import install_handlers, remove_tracked_dirs
-from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation
 from showcause.service.inputs import with_isolation
 

@@ -40,8 +40,8 @@ from showcause.core.version import __version__
 from showcause.decision.review import decision_budget
 from showcause.judges.contract import require_model
 from showcause.judges.registry import judge_mode
+from showcause.policy import Policy, load_policy
 from showcause.providers.registry import get_provider
-from showcause.sandbox.policy import Policy, load_policy
 from showcause.sandbox.runner import available_isolation, process_slots
 from showcause.service.inputs import with_isolation
 from showcause.service.prepare import prepare_case

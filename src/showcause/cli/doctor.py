@@ -8,7 +8,8 @@ import typer
 
 from showcause.cli.app import app, fail
 from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError, exit_status
-from showcause.service.doctor import doctor_checks, setup_toolchain
+from showcause.service.doctor import doctor_checks
+from showcause.service.setup import setup_toolchain
 
 __all__: list[str] = []   # commands register themselves on the app
 

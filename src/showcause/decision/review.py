@@ -16,7 +16,7 @@ from showcause.decision.render import DECISION_FORMATS, render_decision
 from showcause.judges.blindness import Thresholds, thresholds
 from showcause.judges.budget import Budget
 from showcause.judges.contract import mode_budget, require_model
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.telemetry import decision_record, log_review, telemetry_path
 
 __all__ = ["decision_budget", "review_decision", "review_decision_fields", "review_decision_input"]

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from showcause.core.errors import BlindnessLeak, InputError
-from showcause.sandbox.policy_model import ReviewSection
+from showcause.policy import ReviewSection
 
 __all__ = ["DEFAULT_LEAK", "DEFAULT_WARN", "SHINGLE", "BlindnessCheck", "Thresholds",
            "check_blindness", "thresholds", "words"]
 
 SHINGLE = 5
-# The policy model's `[review]` defaults (sandbox/policy_model.py), defined there only.
+# The policy model's `[review]` defaults (policy/model.py), defined there only.
 DEFAULT_WARN = ReviewSection().blindness_warn
 DEFAULT_LEAK = ReviewSection().blindness_leak
 _WORD = re.compile(r"\w+")

@@ -16,9 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from showcause.core.errors import BudgetExceeded, ReviewTimeout
+from showcause.policy import Policy, ReviewSection
 from showcause.providers.base import CompletionOptions, Message, ModelTurn, Provider, ToolSpec, message_chars, send
-from showcause.sandbox.policy import Policy
-from showcause.sandbox.policy_model import ReviewSection
 
 __all__ = ["CALL_TIMEOUT_S", "MIN_COMPLETION", "Accountant", "Budget", "estimate_completion", "estimate_prompt"]
 

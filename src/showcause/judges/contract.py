@@ -15,7 +15,7 @@ from typing import ClassVar, Literal, Protocol, get_args
 
 from showcause.core.errors import ModelRequired
 from showcause.judges.budget import Budget
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 
 __all__ = ["BUDGET_GROUPS", "BudgetGroup", "DefaultFor", "Mode", "ModeSpec", "mode_budget", "model_budget",
            "require_model"]

@@ -20,12 +20,11 @@ from pathlib import Path
 
 from showcause.core.errors import SandboxUnavailable
 from showcause.core.hostproc import HOST_CWD, host_env, which
+from showcause.policy import SAFE_LEVELS
 from showcause.sandbox.mounts import SANDBOX_ROOT, Mount, bwrap_options, plan
 
-__all__ = ["LEVELS", "SAFE_LEVELS", "Probe", "forget_probes", "probe", "resolve", "wrap"]
+__all__ = ["Probe", "forget_probes", "probe", "resolve", "wrap"]
 
-SAFE_LEVELS = ("bwrap", "unshare")   # strongest first; both hide the host
-LEVELS = ("auto", *SAFE_LEVELS, "none")
 _NSINIT = Path(__file__).with_name("_nsinit.py")
 _NAMESPACES = ["--mount", "--net", "--pid", "--ipc", "--uts", "--cgroup", "--fork", "--kill-child",
                "--propagation", "private"]

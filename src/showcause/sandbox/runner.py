@@ -25,12 +25,12 @@ from pathlib import Path
 from showcause.core.errors import InputError
 from showcause.core.host import usable_cpus
 from showcause.core.hostproc import which
+from showcause.policy import Policy
 from showcause.sandbox import lifecycle
 from showcause.sandbox.cgroups import join_argv, make_groups, reap
 from showcause.sandbox.levels import resolve, wrap
 from showcause.sandbox.mounts import SANDBOX_HOME, SANDBOX_OUT, SANDBOX_ROOT, SANDBOX_TMP, Mount
 from showcause.sandbox.paths import normalize_relpath
-from showcause.sandbox.policy import Policy
 
 __all__ = ["SANDBOX_OUT", "SANDBOX_ROOT", "ProcResult", "available_isolation", "process_slots", "run_sandboxed"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from showcause.core.errors import SandboxUnavailable
-from showcause.sandbox.levels import SAFE_LEVELS, probe
-from showcause.sandbox.policy import Policy
+from showcause.policy import SAFE_LEVELS, Policy
+from showcause.sandbox.levels import probe
 from showcause.sandbox.runner import available_isolation
 
 __all__ = ["sandbox_report"]

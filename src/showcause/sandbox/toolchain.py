@@ -1,7 +1,7 @@
 """The npm-installed toolchain: the TypeScript compiler, and a pinned node for pyright.
 
 In a checkout it is `toolchain/node_modules` (`make setup`); an installed package has none, and uses the
-one `showcause setup` installs into the cache (`<cache>/toolchain`, see sandbox/toolchain_setup.py).
+one `showcause setup` installs into the cache (`<cache>/toolchain`, see service/setup.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`showcause doctor` and `showcause setup`: what this host gives a review, and the toolchain install.
+"""`showcause doctor`: what this host gives a review (`showcause setup`, the toolchain install, is setup.py).
 
 One line per need, each with its fix when it is missing. Only isolation is required for a review to run;
 a missing checker or pytest makes the reviews that need it report the probe unrunnable, never pass.
@@ -16,10 +16,10 @@ from pathlib import Path
 from showcause.core.cachedir import cache_root
 from showcause.core.hostproc import HOST_CWD, host_env, which
 from showcause.sandbox.toolchain import node_modules, pyright_node, tsc_path
-from showcause.sandbox.toolchain_setup import install_toolchain, toolchain_state
 from showcause.service.hoststatus import sandbox_status
+from showcause.service.setup import toolchain_state
 
-__all__ = ["HostCheck", "doctor_checks", "setup_toolchain"]
+__all__ = ["HostCheck", "doctor_checks"]
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,3 @@ def doctor_checks() -> list[HostCheck]:
                   "" if pytest_ok else "pip install pytest (projects with dependencies: --python their venv)"),
         _cache(),
     ]
-
-
-def setup_toolchain(force: bool = False) -> str:
-    """Install the pinned toolchain into the cache (idempotent); one line saying what was done."""
-    return install_toolchain(force)

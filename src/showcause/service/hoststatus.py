@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from showcause.sandbox.policy import load_policy
+from showcause.policy import load_policy
 from showcause.sandbox.runner import available_isolation
 from showcause.sandbox.status import sandbox_report
 from showcause.service.inputs import with_isolation

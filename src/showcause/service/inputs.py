@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from showcause.core.errors import InputError
+from showcause.policy import Policy, load_policy, tighter_only
 from showcause.sandbox.envcache import case_env
 from showcause.sandbox.nodeenv import node_mounts
-from showcause.sandbox.policy import Policy, load_policy, tighter_only
 from showcause.sandbox.projectenv import resolve_env
 from showcause.snapshot import Snapshot, default_base, from_case, from_dir, from_git
 from showcause.tools.base import ToolContext

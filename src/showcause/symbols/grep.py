@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 
-from showcause.sandbox.rg import rg_binary, rg_env
+from showcause.core.rg import rg_binary, rg_env
 
 from .languages import EXTENSIONS, SKIP_DIRS, read_source
 

@@ -11,8 +11,8 @@ from pydantic import BaseModel, ConfigDict
 from showcause.core.analysis_budget import AnalysisBudget
 from showcause.core.artifacts import Artifact, Shown
 from showcause.core.host import spare_cores
+from showcause.policy import Policy
 from showcause.sandbox.lifecycle import check_stopping
-from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.snapshot import Snapshot
 

@@ -26,8 +26,7 @@ from showcause.core import jsonsafe
 from showcause.core.cachedir import cache_root
 from showcause.core.errors import SandboxUnavailable
 from showcause.core.version import __version__
-from showcause.sandbox.levels import SAFE_LEVELS
-from showcause.sandbox.policy import Policy
+from showcause.policy import SAFE_LEVELS, Policy
 from showcause.sandbox.runner import available_isolation
 
 __all__ = ["cache_get", "cache_put", "code_digest", "tree_hash"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from showcause.core import jsonsafe
 from showcause.core.hostproc import which
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.toolchain import node_modules, pyright_node, tsc_native, tsc_path, v8_flags

@@ -7,8 +7,8 @@ from typing import ClassVar
 from pydantic import Field
 
 from showcause.core.artifacts import Shown
+from showcause.core.rg import rg_files
 from showcause.sandbox.paths import confine
-from showcause.sandbox.rg import rg_files
 from showcause.tools.base import Args, ToolContext, ToolOutput
 
 __all__ = ["ListFilesTool"]

@@ -8,8 +8,8 @@ from pydantic import Field, field_validator
 
 from showcause.core.artifacts import Shown
 from showcause.core.errors import ToolArgumentError
+from showcause.core.rg import rg_search
 from showcause.sandbox.paths import confine
-from showcause.sandbox.rg import rg_search
 from showcause.tools.base import Args, ToolContext, ToolOutput
 
 __all__ = ["SearchTool", "clip"]

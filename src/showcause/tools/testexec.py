@@ -10,8 +10,8 @@ from typing import Any
 
 from showcause.core.errors import ToolArgumentError
 from showcause.core.threads import ContextPool
+from showcause.policy import Policy
 from showcause.sandbox.paths import normalize_relpath
-from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, available_isolation
 from showcause.snapshot.diff import FileChange

@@ -6,7 +6,8 @@ import os
 import sys
 from pathlib import Path
 
-from showcause.sandbox.levels import SAFE_LEVELS, probe
+from showcause.policy import SAFE_LEVELS
+from showcause.sandbox.levels import probe
 
 ROOT = Path(__file__).resolve().parents[3]
 ATTACKS_DIR = ROOT / "sandbox" / "attacks"

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from showcause.core.globmatch import Glob, compile_glob, compile_globs
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, last_json_line, listed_files

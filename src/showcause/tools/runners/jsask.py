@@ -16,8 +16,8 @@ from pathlib import Path
 
 from showcause.core import jsonsafe
 from showcause.core.errors import ToolArgumentError
+from showcause.policy import Policy
 from showcause.sandbox.paths import normalize_relpath
-from showcause.sandbox.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.runner import ProcResult, run_sandboxed
 from showcause.sandbox.workspace import fresh_copy

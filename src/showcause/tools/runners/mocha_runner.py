@@ -22,7 +22,7 @@ from typing import ClassVar
 from showcause.core import jsonsafe
 from showcause.core.globmatch import Glob, compile_glob, has_special
 from showcause.core.hostproc import which
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure

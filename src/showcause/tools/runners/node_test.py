@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from showcause.core import jsonsafe
 from showcause.core.hostproc import which
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.toolchain import node_test_batches
 from showcause.tools.runners.base import Command, TestOutcome

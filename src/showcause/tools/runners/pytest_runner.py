@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from showcause.core import jsonsafe
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Command, TestOutcome
 from showcause.tools.runners.pytest_collect import Collection, collect

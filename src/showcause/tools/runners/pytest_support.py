@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from showcause.core import jsonsafe
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 
 __all__ = ["about_run", "prepare_out", "pytest_argv", "pytest_env"]

@@ -21,7 +21,7 @@ from typing import ClassVar
 
 from showcause.core import jsonsafe
 from showcause.core.globmatch import compile_glob
-from showcause.sandbox.policy import Policy
+from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure, listed_files

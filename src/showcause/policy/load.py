@@ -1,6 +1,7 @@
-"""Loading the sandbox policy: the defaults file `sandbox/policy.toml`, then trusted overrides.
+# pyright: strict
+"""Loading the policy: the defaults file `sandbox/policy.toml`, then trusted overrides.
 
-The model, its defaults and its sections are `showcause.sandbox.policy_model`; `Policy` is re-exported here.
+The model, its defaults and its sections are `showcause.policy.model`.
 """
 
 from __future__ import annotations
@@ -11,10 +12,9 @@ from typing import Any
 
 from showcause.core import tomlsafe
 from showcause.core.errors import InputError
-from showcause.sandbox.levels import SAFE_LEVELS
-from showcause.sandbox.policy_model import SECTIONS, Policy, Tighten, tightening, users_own
+from showcause.policy.model import SAFE_LEVELS, SECTIONS, Policy, Tighten, tightening, users_own
 
-__all__ = ["FOREIGN_TABLES", "Policy", "default_policy_path", "load_policy", "tighter_only"]
+__all__ = ["FOREIGN_TABLES", "default_policy_path", "load_policy", "tighter_only"]
 
 # Top-level tables of a --config file that are not the sandbox policy's: the policy loader leaves them to
 # their readers (`[quorum]`: the sources of `showcause ask` and `review --mode quorum`, docs/quorum.md).
@@ -74,10 +74,11 @@ def load_policy(*overrides: Path | Mapping[str, Any]) -> Policy:
         # Tables other parts of showcause read from the same --config file (the quorum's sources): not policy.
         doc = {k: v for k, v in doc.items() if not (k in FOREIGN_TABLES and isinstance(v, Mapping))}
         origin = str(item) if isinstance(item, Path) else "config"
-        wrapped = doc.get("sandbox")
+        table = doc.get("sandbox")
+        wrapped: Mapping[str, Any] = table if isinstance(table, Mapping) else {}
         own = SECTIONS["sandbox"].model_fields
-        if isinstance(wrapped, Mapping) and not all(k in own and not isinstance(v, Mapping)
-                                                    for k, v in wrapped.items()):
+        # all() of no keys holds: a document with no [sandbox] table, or an empty one, is merged as it is.
+        if not all(k in own and not isinstance(v, Mapping) for k, v in wrapped.items()):
             # Every section under one [sandbox] table; the keys of the section named `sandbox` stay its own.
             mine = {k: v for k, v in wrapped.items() if k in own and not isinstance(v, Mapping)}
             sections = {k: v for k, v in wrapped.items() if k not in mine}

@@ -1,14 +1,15 @@
+# pyright: strict
 """The sandbox and review policy as one typed model: sections, keys, defaults and a description of each.
 
 The defaults are defined here only: `sandbox/policy.toml` and docs/configuration.md are generated from
-this model (`make docs`, `showcause.sandbox.policy_doc`). `Policy.merged` applies a policy document, key by
+this model (`make docs`, `showcause.policy.doc`). `Policy.merged` applies a policy document, key by
 key in its own section; a key outside a section or under another one is an InputError naming its section.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -17,11 +18,14 @@ from pydantic_core import ErrorDetails
 
 from showcause.core.errors import InputError
 from showcause.core.globmatch import compile_glob
-from showcause.sandbox.levels import LEVELS
 
-__all__ = ["RENAMED", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection", "Policy", "ProcessSection",
-           "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection", "TelemetrySection", "TestsSection",
-           "Tighten", "tightening", "users_own"]
+__all__ = ["LEVELS", "RENAMED", "SAFE_LEVELS", "SECTIONS", "AnalysisSection", "OutputSection", "PathsSection",
+           "Policy", "ProcessSection", "ReviewSection", "SandboxSection", "SearchSection", "SymbolsSection",
+           "TelemetrySection", "TestsSection", "Tighten", "choices", "tightening", "users_own"]
+
+# The isolation levels `[process] isolation` may name; the sandbox (sandbox/levels.py) implements them.
+SAFE_LEVELS = ("bwrap", "unshare")   # strongest first; both hide the host
+LEVELS = ("auto", *SAFE_LEVELS, "none")
 
 # How a repository's own config may change a key (`tighter_only`); "lower" unless the key says otherwise;
 # "never": the key is the user's alone (it names host paths the sandbox shows).
@@ -37,20 +41,29 @@ def _tighten(rule: Tighten, choices: tuple[str, ...] = (), *, why: str = "", ins
     return {"json_schema_extra": extra}
 
 
+def _extra(field: FieldInfo, name: str) -> object:
+    """One of the field arguments `_tighten` gave a key, or None."""
+    extra = field.json_schema_extra   # ours are dicts; pydantic also allows a callable
+    return None if extra is None or callable(extra) else extra.get(name)
+
+
 def users_own(field: FieldInfo) -> tuple[str, str]:
     """(why, what sets it instead) of a key only the user may set."""
-    extra = field.json_schema_extra
-    why = extra.get("why") if isinstance(extra, dict) else None
-    instead = extra.get("instead") if isinstance(extra, dict) else None
+    why, instead = _extra(field, "why"), _extra(field, "instead")
     return (why if isinstance(why, str) and why else "it chooses which host directories are bound into the sandbox",
             instead if isinstance(instead, str) and instead else "`--python`")
 
 
 def tightening(field: FieldInfo) -> Tighten:
     """The way a repository's config may move `field`: lower it, raise it, drop names, name a level, anything."""
-    extra = field.json_schema_extra
-    rule = extra.get("tighten") if isinstance(extra, dict) else None
+    rule = _extra(field, "tighten")
     return next((r for r in get_args(Tighten) if r == rule), "lower")
+
+
+def choices(field: FieldInfo) -> list[str]:
+    """The values a key may take, where the model lists them (for the reference); else none."""
+    found = _extra(field, "choices")
+    return [str(c) for c in cast("list[object]", found)] if isinstance(found, list) else []
 
 
 class _Section(BaseModel):
@@ -335,12 +348,13 @@ def _keys(section: str, body: object, origin: str, table: str) -> dict[str, obje
         raise InputError(f"{origin}: unknown sandbox policy {noun} {section!r} (the sections: {', '.join(SECTIONS)})")
     if not isinstance(body, dict):
         raise InputError(f"{origin}: {where} must be a table of keys")
-    for key in body:
+    keys = cast("dict[str, object]", body)   # a TOML table's keys are strings
+    for key in keys:
         if key not in model.model_fields:
             home = _misplaced(key, table)
             raise InputError(f"{origin}: {home}, not {where}" if home else
                              f"{origin}: unknown sandbox policy key {key!r} in {where}")
-    return dict(body)
+    return dict(keys)
 
 
 def _problem(err: ErrorDetails, table: str) -> str:

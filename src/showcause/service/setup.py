@@ -19,7 +19,7 @@ from showcause.core.errors import ToolchainUnavailable
 from showcause.core.hostproc import host_env, which
 from showcause.sandbox.toolchain import cached_toolchain, checkout_toolchain
 
-__all__ = ["PINS", "install_toolchain", "pinned_files", "toolchain_state"]
+__all__ = ["PINS", "pinned_files", "setup_toolchain", "toolchain_state"]
 
 PINS = ("package.json", "package-lock.json")
 _STAMP = ".showcause-lock-sha256"
@@ -58,8 +58,8 @@ def _npm_env() -> dict[str, str]:
                                                                                    "no_proxy")}
 
 
-def install_toolchain(force: bool = False) -> str:
-    """Install the pins into the cache (idempotent); what was done, as one line."""
+def setup_toolchain(force: bool = False) -> str:
+    """Install the pinned toolchain into the cache (idempotent); one line saying what was done."""
     where, current = toolchain_state()
     if current and not force:
         return f"toolchain already installed in {where}"

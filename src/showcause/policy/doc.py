@@ -1,9 +1,10 @@
+# pyright: strict
 """`sandbox/policy.toml` and docs/configuration.md, generated from the policy model (`make docs`).
 
-Both are documentation of `showcause.sandbox.policy_model`: tests compare the committed files with what
+Both are documentation of `showcause.policy.model`: tests compare the committed files with what
 this module renders, so neither can drift from the model.
 
-    python -m showcause.sandbox.policy_doc sandbox/policy.toml docs/configuration.md
+    python -m showcause.policy.doc sandbox/policy.toml docs/configuration.md
 """
 
 from __future__ import annotations
@@ -12,18 +13,20 @@ import json
 import sys
 import textwrap
 from pathlib import Path
+from typing import cast
 
 from annotated_types import Ge, Gt, Le
 from pydantic.fields import FieldInfo
 
-from showcause.sandbox.policy_model import RENAMED, SECTIONS, Policy, tightening, users_own
+from showcause.policy.model import RENAMED, SECTIONS, Policy, choices, tightening, users_own
 
 __all__ = ["configuration_markdown", "main", "policy_toml"]
 
-_MODEL = "src/showcause/sandbox/policy_model.py"
+_MODEL = "src/showcause/policy/model.py"
 _MAY = {"lower": "lower it", "higher": "raise it", "subset": "drop names", "safe level": "name `bwrap` or `unshare`",
         "any": "change it", "never": "not set it"}
-_KIND = {bool: "true or false", int: "integer", float: "number", str: "string", tuple[str, ...]: "list of strings"}
+_KIND: dict[object, str] = {bool: "true or false", int: "integer", float: "number", str: "string",
+                             tuple[str, ...]: "list of strings"}
 
 
 def _text(description: str | None) -> str:
@@ -39,7 +42,7 @@ def _value(value: object) -> str:
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
+        return "[" + ", ".join(_value(v) for v in cast("tuple[object, ...]", value)) + "]"
     return json.dumps(value)
 
 
@@ -72,10 +75,8 @@ def policy_toml() -> str:
 
 def _kind(field: FieldInfo) -> str:
     """The kind and range of a key: `integer above 0`, `number from 0 to 1`, `one of auto, …`."""
-    extra = field.json_schema_extra
-    choices = extra.get("choices") if isinstance(extra, dict) else None
-    if isinstance(choices, list):
-        return "one of " + ", ".join(f"`{c}`" for c in choices)
+    if named := choices(field):
+        return "one of " + ", ".join(f"`{c}`" for c in named)
     kind = _KIND[field.annotation]
     low = next((m for m in field.metadata if isinstance(m, Gt | Ge)), None)
     capped = any(isinstance(m, Le) for m in field.metadata)
