@@ -120,9 +120,9 @@ def test_repo_blind_first_end_to_end_over_http(demo_run: tuple[ReviewResult, lis
     assert [(a.type, a.tool_call) for a in result.claims[4].artifacts] == [("new_type_error", "T4")]
     assert result.verdict == "MODIFY" and result.error is None
     meta = result.meta
-    assert (meta["mode"], meta["phases"], meta["usage"]["turns"]) == ("blind_first", 2, 3)
-    assert meta["usage"]["prompt_tokens"] == 33 and meta["blindness"]["score"] == 0.0
-    assert set(meta["prompts"]) == {"blind_first", "blind_first_explore", "blind_first_reveal"}
+    assert (meta.mode, meta.phases, meta.usage["turns"]) == ("blind_first", 2, 3)
+    assert meta.usage["prompt_tokens"] == 33 and meta.blindness is not None and meta.blindness["score"] == 0.0
+    assert set(meta.prompts or {}) == {"blind_first", "blind_first_explore", "blind_first_reveal"}
     # The reveal continues the conversation of phase 1 (its tool calls and its answer included).
     p1, p3 = posts[1].body["messages"], posts[2].body["messages"]
     assert p3[:len(p1)] == p1 and p3[len(p1)]["role"] == "assistant" and POSITION in p3[len(p1)]["content"]
@@ -179,7 +179,7 @@ def test_repo_blind_first_over_anthropic_records_a_blindness_warning(tiny: Path,
     assert result.verdict == "MODIFY" and result.claims[0].status == "validated"
     assert [(c.id, c.tool, c.tree) for c in result.tool_calls][:2] == [("T1", "find_symbol", "base"),
                                                                       ("T2", "run_test", "head")]
-    assert result.meta["blindness"] == {"score": 0.3333, "n": 5, "shared": 2, "total": 6, "warn_threshold": 0.15,
+    assert result.meta.blindness == {"score": 0.3333, "n": 5, "shared": 2, "total": 6, "warn_threshold": 0.15,
                                         "leak_threshold": 0.5, "warning": True}
     assert [{t["name"] for t in b["tools"]} for b in bodies] == [set(READ_TOOLS)] * 2 + [SIX]
     assert plan not in json.dumps(bodies[:2]) and plan in json.dumps(bodies[2])
@@ -192,7 +192,7 @@ def test_repo_blindness_leak_refuses_before_any_request_or_tool(tiny: Path):
         assert server.requests == []
     assert result.verdict == "INCONCLUSIVE" and result.error is not None
     assert result.error["code"] == "BLINDNESS_LEAK" and result.tool_calls == []
-    assert result.meta["blindness"]["score"] == 1.0
+    assert result.meta.blindness["score"] == 1.0
 
 
 def test_repo_malformed_phase_one_fails_before_the_probes(tiny: Path):
@@ -202,7 +202,7 @@ def test_repo_malformed_phase_one_fails_before_the_probes(tiny: Path):
         posts = texts(server.posts())
     assert len(posts) == 2 and all(SENTINEL not in p for p in posts)
     assert result.error is not None and result.error["code"] == "MALFORMED_RESPONSE"
-    assert result.tool_calls == [] and result.meta["phases"] == 0
+    assert result.tool_calls == [] and result.meta.phases == 0
 
 
 def test_repo_malformed_phase_two_leaves_the_probes_verdict(tiny: Path):
@@ -214,7 +214,7 @@ def test_repo_malformed_phase_two_leaves_the_probes_verdict(tiny: Path):
     # The probes had already shown the change breaking a test: that stands (MODIFY), and the result says the
     # model failed (tests/test_claim_floor.py has the rule on its own).
     assert (result.verdict, result.model_verdict, result.error) == ("MODIFY", "INCONCLUSIVE", None)
-    assert result.meta["model_error"]["code"] == "MALFORMED_RESPONSE"
+    assert result.meta.model_error["code"] == "MALFORMED_RESPONSE"
     assert [c.source for c in result.claims] == ["probe"] and [c.tool for c in result.tool_calls] == ["run_test"]
 
 
@@ -234,4 +234,4 @@ def test_repo_budget_exhausted_before_phase_two_runs_no_probe(tiny: Path, tmp_pa
         assert len(server.posts()) == 1
     assert result.verdict == "INCONCLUSIVE" and result.error is not None
     assert result.error["code"] == "BUDGET_EXCEEDED" and result.error["message"].startswith("phase 2 cannot start")
-    assert result.meta["budget_exhausted"] is True and result.meta["phases"] == 1 and result.tool_calls == []
+    assert result.meta.budget_exhausted is True and result.meta.phases == 1 and result.tool_calls == []

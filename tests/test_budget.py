@@ -62,4 +62,4 @@ def test_a_decision_review_asks_with_the_same_estimate():
         (post,) = server.posts()
     assert result.verdict == "KEEP"
     assert post.body["max_tokens"] == 5_000 - estimate_prompt(_sent(post.body))
-    assert result.meta["usage"] == {"prompt_tokens": 11, "completion_tokens": 7, "turns": 1, "cost_estimated": False}
+    assert result.meta.usage == {"prompt_tokens": 11, "completion_tokens": 7, "turns": 1, "cost_estimated": False}

@@ -93,7 +93,7 @@ def test_a_model_citing_the_same_regression_gets_no_duplicate(tmp_path: Path, ow
     assert (claim.source, claim.status, claim.claim.claim) == ("model", "validated", REGRESSION["claim"])
     assert [(a.type, a.subject, a.tool_call) for a in claim.artifacts] == [
         ("test_regression", TEST_ID, refs[0])]
-    assert result.meta["claims_dropped"] == 0
+    assert result.meta.claims_dropped == 0
 
 
 def _warning(text: str, severity: str) -> dict[str, Any]:
@@ -131,7 +131,7 @@ def test_seven_claims_keep_the_validated_one_and_report_the_two_dropped(tmp_path
 def test_a_correct_change_answered_keep_stays_keep(tmp_path: Path):
     result = _review(BUCKET, _script(tmp_path, _answer(KEEP_ANSWER)))
     assert (result.verdict, result.model_verdict, exit_code(result)) == ("KEEP", "KEEP", 0)
-    assert result.claims == [] and result.meta["claims_dropped"] == 0
+    assert result.claims == [] and result.meta.claims_dropped == 0
     assert [c.tool for c in result.tool_calls] == ["run_test", "typecheck"]
     assert all(c.artifacts == [] for c in result.tool_calls)
     assert render(result, "markdown") == "✅ **showcause: KEEP** — nothing the change introduced blocks it " \
@@ -145,7 +145,7 @@ def test_the_mechanical_judge_keeps_five_and_reports_the_rest(tmp_path: Path):
     case = make_case(tmp_path / "six", base, {"src/a.py": "def omega() -> int:\n    return 2\n"})
     with open_snapshot(case=case) as snap:
         result = run_review(tool_context(snap), "mechanical")
-    assert (result.verdict, exit_code(result), result.meta["claims_dropped"]) == ("MODIFY", 1, 1)
+    assert (result.verdict, exit_code(result), result.meta.claims_dropped) == ("MODIFY", 1, 1)
     assert [c.claim.claim for c in result.claims] == [
         f"`{n}` is retired by the change but still used at registry.json:1." for n in sorted(names)[:5]]
     assert all((c.status, c.source) == ("validated", "probe") for c in result.claims)
@@ -203,7 +203,7 @@ def test_a_model_that_fails_after_the_probes_leaves_their_verdict_standing(tmp_p
     result = _review(CRON, _script(tmp_path, *first, *garbage), mode)
     assert (result.verdict, result.model_verdict, exit_code(result)) == ("MODIFY", "INCONCLUSIVE", 1)
     assert [(c.source, c.status, c.claim.claim) for c in result.claims] == [("probe", "validated", PROBE_TEXT)]
-    assert result.meta["model_error"]["code"] == "MALFORMED_RESPONSE"
+    assert result.meta.model_error["code"] == "MALFORMED_RESPONSE"
     assert result.summary.startswith("The model's answer failed (MALFORMED_RESPONSE: ")
     clean = _review(BUCKET, _script(tmp_path, *first, *garbage), mode)
     assert (clean.verdict, exit_code(clean), clean.error and clean.error["code"]) == (

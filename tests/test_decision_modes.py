@@ -130,9 +130,9 @@ def test_decision_proposal_first_sees_the_proposal_in_one_pass_and_only_warns_on
         result = run_decision(leaky, "proposal_first", DecisionOptions(model="openai:test-model", base_url=server.url))
         posts = server.posts()
     assert len(posts) == 1 and SENTINEL in texts(posts)[0]
-    assert result.verdict == "KEEP" and result.meta["phases"] == 1 and decision_exit_code(result) == 0
-    assert result.meta["blindness"]["warning"] is True and result.meta["blindness"]["score"] > 0.9
-    assert set(result.meta["prompts"]) == {"decision_system", "decision_proposal_first", "decision_verdict"}
+    assert result.verdict == "KEEP" and result.meta.phases == 1 and decision_exit_code(result) == 0
+    assert result.meta.blindness["warning"] is True and result.meta.blindness["score"] > 0.9
+    assert set(result.meta.prompts) == {"decision_system", "decision_proposal_first", "decision_verdict"}
 
 
 def test_blindness_leak_refuses_a_decision_before_any_request():
@@ -143,7 +143,7 @@ def test_blindness_leak_refuses_a_decision_before_any_request():
     assert requests == []
     assert result.verdict == "INCONCLUSIVE" and result.error is not None and result.error["code"] == "BLINDNESS_LEAK"
     assert result.error["message"].startswith("100% of the proposal's 5-word sequences")
-    assert result.meta["blindness"]["score"] == 1.0 and result.meta["phases"] == 0
+    assert result.meta.blindness["score"] == 1.0 and result.meta.phases == 0
     assert decision_exit_code(result) == 3 and decision_exit_code(result, "MODIFY") == 3
 
 
@@ -159,7 +159,7 @@ def test_blindness_warning_threshold_is_recorded_and_configurable():
             result = run_decision(d, "blind_first", DecisionOptions(model="openai:test-model", base_url=server.url,
                                                                     thresholds=Thresholds(limits.warn, 0.9)))
         assert result.verdict == "MODIFY"
-        assert result.meta["blindness"] == {"score": 0.5, "n": 5, "shared": 3, "total": 6,
+        assert result.meta.blindness == {"score": 0.5, "n": 5, "shared": 3, "total": 6,
                                             "warn_threshold": limits.warn, "leak_threshold": 0.9,
                                             "warning": warned}
 
@@ -174,7 +174,7 @@ def test_malformed_phase_one_gets_one_repair_then_fails_without_a_reveal():
     assert all("<proposed_solution>" not in p for p in posts)
     assert result.error == {"code": "MALFORMED_RESPONSE",
                             "message": "the answer holds no JSON object; reply with only the JSON object asked for"}
-    assert result.meta["phases"] == 0 and decision_exit_code(result) == 3
+    assert result.meta.phases == 0 and decision_exit_code(result) == 3
 
 
 def test_malformed_phase_two_is_repaired_once_then_fails():
@@ -185,7 +185,7 @@ def test_malformed_phase_two_is_repaired_once_then_fails():
         repaired = run_decision(decision(), "blind_first", DecisionOptions(model="openai:test-model",
                                                                            base_url=server.url))
         third = texts(server.posts())[2]
-    assert repaired.verdict == "MODIFY" and repaired.meta["usage"]["turns"] == 3
+    assert repaired.verdict == "MODIFY" and repaired.meta.usage["turns"] == 3
     assert "invalid field verdict" in third and "<proposed_solution>" in third
     with OpenAIServer() as server:
         server.add_turns(turn(content=json.dumps(POSITION_JSON)), turn(content=bad), turn(content=bad))
@@ -193,7 +193,7 @@ def test_malformed_phase_two_is_repaired_once_then_fails():
                                                                          base_url=server.url))
     assert failed.error is not None and failed.error["code"] == "MALFORMED_RESPONSE"
     assert failed.error["message"].startswith("invalid field verdict: Input should be 'KEEP'")
-    assert failed.meta["phases"] == 1
+    assert failed.meta.phases == 1
 
 
 def test_truncated_verdict_is_output_truncated_without_a_repair():
@@ -213,7 +213,7 @@ def test_budget_exhausted_after_phase_one_never_reveals_and_does_not_pass():
         result = run_decision(decision(), "blind_first", DecisionOptions(model="openai:test-model",
                                                                          base_url=server.url))
         assert len(server.posts()) == 1
-    assert (result.verdict, result.confidence, result.meta["phases"], result.meta["budget_exhausted"]) == \
+    assert (result.verdict, result.confidence, result.meta.phases, result.meta.budget_exhausted) == \
         ("INSUFFICIENT_EVIDENCE", 0.0, 1, True)
     assert result.error is None and decision_exit_code(result) == 3
 

@@ -51,7 +51,7 @@ def test_evidence_gate_over_http_validates_a_real_finding():
     assert bodies[1]["messages"][-1]["role"] == "tool" and bodies[1]["messages"][-1]["content"].startswith("T4 search")
     assert {t["function"]["name"] for t in bodies[0]["tools"]} == {"search", "find_symbol", "read_file", "list_files",
                                                                    "run_test", "typecheck"}
-    assert result.meta["prompts"]["evidence_gate"] and result.meta["usage"]["prompt_tokens"] == 22
+    assert result.meta.prompts["evidence_gate"] and result.meta.usage["prompt_tokens"] == 22
 
 
 def test_a_review_leaves_the_policy_of_its_context_as_it_was():

@@ -151,7 +151,7 @@ def test_a_mode_s_ledger_runs_only_the_tools_its_spec_names(plugins: None):
         result = run_review(tool_context(snap), "lists_only")
     assert [(c.tool, c.ok) for c in result.tool_calls] == [("list_files", True), ("read_file", False)]
     assert "read_file is not available here; use list_files" in result.tool_calls[1].output
-    assert result.meta["mode"] == "lists_only" and result.verdict == "KEEP"
+    assert result.meta.mode == "lists_only" and result.verdict == "KEEP"
 
 
 @pytest.mark.isolation

@@ -59,9 +59,10 @@ PLUGIN = textwrap.dedent('''
         def review(self, decision, options):
             from showcause.core.decision import DecisionVerdict, FalsificationProbe
             from showcause.core.decision_result import DecisionResult
+            from showcause.core.meta import DecisionMeta
             verdict = DecisionVerdict(verdict="INSUFFICIENT_EVIDENCE", confidence=0.0, recommendation="Show more.",
                                       falsification_probe=FalsificationProbe(description="d", expected_signal="s"))
-            return DecisionResult.from_verdict(verdict, {"mode": "doubter", "input": "decision"})
+            return DecisionResult.from_verdict(verdict, DecisionMeta(mode="doubter"))
 
 
     REPLAY = ProviderSpec(scripted_provider, free=True)

@@ -18,8 +18,8 @@ pytestmark = pytest.mark.isolation   # tests/support/isolation_audit.py
 ROOT = Path(__file__).resolve().parents[1]
 
 PUBLIC = [
-    "Artifact", "ChangeSource", "Claim", "DecisionResult", "GatedClaim", "InputError", "ReviewOptions",
-    "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
+    "Artifact", "ChangeSource", "Claim", "DecisionMeta", "DecisionResult", "GatedClaim", "InputError", "ReviewMeta",
+    "ReviewOptions", "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
     "render_result", "review_change", "review_decision", "run_tool", "sandbox_status",
 ]
 # The library's API: review a change or a decision, run a tool, render, the exit code, the sandbox, triage.

@@ -57,7 +57,7 @@ def _run(tmp_path: Path, delays: tuple[float, float]) -> tuple[Any, list[float]]
 def _shape(result: Any) -> tuple[Any, ...]:
     return (result.verdict, [(c.id, c.tool, c.args.get("path"), c.output.split(" ", 1)[0]) for c in result.tool_calls],
             [(c.source, c.status, c.claim.evidence_refs) for c in result.claims if c.source == "model"],
-            result.meta["quorum"]["members"], result.meta["quorum"]["findings"], result.summary)
+            result.meta.extras["quorum"]["members"], result.meta.extras["quorum"]["findings"], result.summary)
 
 
 def test_a_tiers_members_run_at_once_and_their_ids_do_not_depend_on_who_is_faster(tmp_path: Path):
@@ -68,7 +68,7 @@ def test_a_tiers_members_run_at_once_and_their_ids_do_not_depend_on_who_is_faste
     assert calls[3:] == [("T4", "read_file", "src/shop/cart.py"), ("T5", "read_file", "src/shop/hooks.py")]
     assert [c.id for c in both_slow.tool_calls] == ["T1", "T2", "T3", "T4", "T5"]
     assert all(c.output.startswith(c.id + " ") for c in both_slow.tool_calls)
-    quorum = both_slow.meta["quorum"]
+    quorum = both_slow.meta.extras["quorum"]
     # b's own T4 is T5 in the review: its claim (the finding's lead, the most severe) cites it so, text too.
     lead = [c for c in both_slow.claims if c.source == "model"]
     assert [(c.status, c.claim.evidence_refs) for c in lead] == [("validated", ["T1", "T5", TEST_ID])]

@@ -71,7 +71,7 @@ def test_one_members_validated_regression_blocks_against_two_keeps_and_escalates
     finally:
         for srv in (a, b, c, d):
             srv.stop()
-    quorum = result.meta["quorum"]
+    quorum = result.meta.extras["quorum"]
     # Two KEEPs do not outvote a validated claim: the model's verdict is the member's block.
     assert (result.verdict, result.model_verdict) == ("MODIFY", "MODIFY")
     assert [(m["name"], m["status"], m["verdict"]) for m in quorum["members"]] == [
@@ -103,12 +103,12 @@ def test_tier_two_is_never_contacted_when_tier_one_agrees_on_a_validated_block(t
     finally:
         for srv in (a, b, d):
             srv.stop()
-    quorum = result.meta["quorum"]
+    quorum = result.meta.extras["quorum"]
     assert contacted == [] and quorum["tiers"] == [1]
     assert [m["name"] for m in quorum["members"]] == ["a", "b"]
     assert [(f["members"], f["validated"], f["certainty"]) for f in quorum["findings"]] == [(["a", "b"], True, 1.0)]
     assert quorum["effective_votes"] == 1 and quorum["required_weight"] == 2
-    assert result.verdict == "MODIFY" and result.meta["model"] == "quorum:a,b"
+    assert result.verdict == "MODIFY" and result.meta.model == "quorum:a,b"
     assert result.summary == ("Quorum of 2 answering member(s) over tier(s) 1 (1 independent vote(s), 2x one "
                               "member's tokens): 1 validated finding(s), 0 finding(s) reported by agreement.")
 
@@ -171,7 +171,7 @@ def test_no_member_answering_is_inconclusive_and_says_why(tmp_path: Path, monkey
         a.stop()
     assert contacted == [] and result.verdict == "INCONCLUSIVE"
     assert result.error == {"code": "PROVIDER_ERROR", "message": "no quorum member answered (a: CONFIG_ERROR)"}
-    assert [(m["name"], m["status"]) for m in result.meta["quorum"]["members"]] == [("a", "unavailable")]
+    assert [(m["name"], m["status"]) for m in result.meta.extras["quorum"]["members"]] == [("a", "unavailable")]
 
 
 def test_the_policy_loader_leaves_the_quorum_table_to_its_reader(tmp_path: Path):

@@ -128,8 +128,8 @@ def test_a_change_review_is_logged_without_its_content(tmp_path: Path, log: Path
     assert set(record) == REVIEW_KEYS | {"change_kind", "isolation"}
     assert {k: record[k] for k in ("id", "kind", "change_kind", "mode", "model", "verdict", "status", "isolation",
                                    "error_code")} == {
-        "id": result.meta["review_id"], "kind": "change", "change_kind": "git", "mode": "proposal_first",
-        "model": "scripted", "verdict": "WARNING", "status": "ok", "isolation": result.meta["isolation"],
+        "id": result.meta.review_id, "kind": "change", "change_kind": "git", "mode": "proposal_first",
+        "model": "scripted", "verdict": "WARNING", "status": "ok", "isolation": result.meta.isolation,
         "error_code": None}
 
 

@@ -49,7 +49,7 @@ def _review(tmp_path: Path, base: dict[str, str | bytes], config: Path | None = 
 def test_an_untyped_project_is_not_type_checked_and_the_review_says_so(tmp_path: Path) -> None:
     result = _review(tmp_path, BASE)
     assert (result.verdict, [c.tool for c in result.tool_calls]) == ("KEEP", [])
-    assert result.meta["notes"] == [NO_TESTS, NO_TYPE_SETUP]
+    assert result.meta.notes == [NO_TESTS, NO_TYPE_SETUP]
 
 
 def test_a_typed_project_or_the_policy_gets_the_differential_typecheck(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:   # for type checkers only: at run time these load lazily, thr
     from showcause.core.artifacts import Artifact
     from showcause.core.claims import Claim
     from showcause.core.decision_result import DecisionResult
+    from showcause.core.meta import DecisionMeta, ReviewMeta
     from showcause.core.records import GatedClaim, ToolCall
     from showcause.core.result import ReviewResult
     from showcause.service import (
@@ -36,8 +37,8 @@ if TYPE_CHECKING:   # for type checkers only: at run time these load lazily, thr
     )
 
 __all__ = [
-    "Artifact", "ChangeSource", "Claim", "DecisionResult", "GatedClaim", "InputError", "ReviewOptions",
-    "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
+    "Artifact", "ChangeSource", "Claim", "DecisionMeta", "DecisionResult", "GatedClaim", "InputError", "ReviewMeta",
+    "ReviewOptions", "ReviewResult", "SandboxUnavailable", "ShowcauseError", "ToolCall", "__version__", "exit_code",
     "render_result", "review_change", "review_decision", "run_tool", "sandbox_status",
 ]
 
@@ -45,6 +46,7 @@ _LAZY = {
     "Artifact": "showcause.core.artifacts", "Claim": "showcause.core.claims",
     "DecisionResult": "showcause.core.decision_result", "GatedClaim": "showcause.core.records",
     "ToolCall": "showcause.core.records", "ReviewResult": "showcause.core.result",
+    "DecisionMeta": "showcause.core.meta", "ReviewMeta": "showcause.core.meta",
     **{name: "showcause.service" for name in ("ChangeSource", "ReviewOptions", "exit_code", "render_result",
                                               "review_change", "review_decision", "run_tool", "sandbox_status")},
 }

@@ -21,6 +21,7 @@ from typing import Any
 from showcause.core.decision import DecisionInput
 from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import InputError
+from showcause.core.meta import DecisionMeta, ReviewMeta
 from showcause.core.result import ReviewResult
 from showcause.policy import load_policy
 
@@ -69,10 +70,11 @@ def _number(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def _common(meta: dict[str, Any], verdict: str, error: dict[str, str] | None, model: str | None) -> dict[str, Any]:
-    return {"type": "review", "id": str(meta.get("review_id", "")), "timestamp": now(),
-            "mode": str(meta.get("mode", "")), "model": _model(model), "usage": _usage(meta.get("usage")),
-            "cost_usd": _number(meta.get("cost_usd")), "seconds": _number(meta.get("seconds")),
+def _common(meta: ReviewMeta | DecisionMeta, verdict: str, error: dict[str, str] | None,
+            model: str | None) -> dict[str, Any]:
+    return {"type": "review", "id": str(meta.review_id), "timestamp": now(),
+            "mode": str(meta.mode), "model": _model(model), "usage": _usage(meta.usage),
+            "cost_usd": _number(meta.cost_usd), "seconds": _number(meta.seconds),
             "verdict": verdict, "status": "error" if error else "ok",
             "error_code": error["code"] if error else None}
 
@@ -82,7 +84,7 @@ def decision_record(result: DecisionResult, decision: DecisionInput, model: str 
     record = _common(result.meta, result.verdict, result.error, model)
     record.update(kind="decision", decision_type=decision.decision_type, risk_level=decision.risk_level,
                   confidence=_number(result.confidence))
-    if result.meta.get("budget_exhausted") and not result.error:
+    if result.meta.budget_exhausted and not result.error:
         record["status"] = "incomplete"     # the proposal was never judged: not a verdict to count
     return record
 
@@ -90,7 +92,7 @@ def decision_record(result: DecisionResult, decision: DecisionInput, model: str 
 def change_record(result: ReviewResult, change_kind: str, model: str | None) -> dict[str, Any]:
     """What a code review was: where its trees came from (`change_kind`), mode, isolation, verdict, tokens."""
     record = _common(result.meta, result.verdict, result.error, model)
-    record.update(kind="change", change_kind=change_kind, isolation=str(result.meta.get("isolation", "")))
+    record.update(kind="change", change_kind=change_kind, isolation=str(result.meta.isolation))
     return record
 
 
@@ -107,7 +109,7 @@ def append(path: Path, record: dict[str, Any]) -> None:
         raise OSError(f"short write to {path} ({written} of {len(line)} bytes)")
 
 
-def log_review(path: Path | None, record: dict[str, Any], meta: dict[str, Any]) -> None:
+def log_review(path: Path | None, record: dict[str, Any], meta: ReviewMeta | DecisionMeta) -> None:
     """Append a review's record when telemetry is on. A log that cannot be written never changes the review:
     the result says so in `meta.telemetry_error`."""
     if path is None:
@@ -115,7 +117,7 @@ def log_review(path: Path | None, record: dict[str, Any], meta: dict[str, Any]) 
     try:
         append(path, record)
     except OSError as exc:
-        meta["telemetry_error"] = f"the review was not logged to {path}: {exc.strerror or exc}"
+        meta.telemetry_error = f"the review was not logged to {path}: {exc.strerror or exc}"
 
 
 def read_log(path: Path) -> Iterator[dict[str, Any] | None]:

@@ -122,10 +122,9 @@ def _review_change(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
     out = {"verdict": result.verdict, "model_verdict": result.model_verdict,
            "status": "error" if result.error else "ok", "error": result.error,
            "claims": [c.to_json() for c in result.claims], "tool_calls": len(result.tool_calls),
-           "served_model": result.meta.get("model") if job.model else None,
-           "prompts": result.meta.get("prompts") or {}}
+           "served_model": result.meta.model if job.model else None, "prompts": result.meta.prompts or {}}
     if policy.quorum is not None and job.model == policy.quorum.label:
-        out["quorum"] = quorum_summary(result.meta.get("quorum"))
+        out["quorum"] = quorum_summary(result.meta.extras.get("quorum"))
     return out
 
 
@@ -136,16 +135,16 @@ def _review_decision(job: Job, policy: AttemptPolicy) -> dict[str, Any]:
                                    config=policy.config)
     answer = result.to_json()
     error: dict[str, Any] | None = dict(result.error) if result.error else None
-    if error is None and result.meta.get("budget_exhausted"):
+    if error is None and result.meta.budget_exhausted:
         # The proposal was never judged: a failure of the review, not an INSUFFICIENT_EVIDENCE verdict.
         error = {"code": "BUDGET_EXCEEDED", "message": "the budget ran out before the proposal was judged"}
     return {"verdict": result.verdict if error is None else "INCONCLUSIVE",
             "model_verdict": result.verdict if error is None else "INCONCLUSIVE",
             "status": "error" if error else "ok", "error": error,
-            "served_model": result.meta.get("model"), "prompts": result.meta.get("prompts") or {},
+            "served_model": result.meta.model, "prompts": result.meta.prompts or {},
             "answer": {k: answer[k] for k in ("recommendation", "critical_assumptions", "material_risks",
                                               "better_alternative", "falsification_probe", "confidence")},
-            "phases": result.meta.get("phases"), "budget_exhausted": bool(result.meta.get("budget_exhausted"))}
+            "phases": result.meta.phases, "budget_exhausted": bool(result.meta.budget_exhausted)}
 
 
 def blank_outcome(code: str | None = None, message: str = "") -> dict[str, Any]:

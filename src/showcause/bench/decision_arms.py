@@ -12,11 +12,12 @@ blind_first and proposal_first (decision/modes.py), under the same review budget
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from showcause.core.decision import DecisionInput, DecisionVerdict, parse_verdict
 from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import BudgetExceeded, InputError
+from showcause.core.meta import DecisionMeta
 from showcause.decision.modes import (
     VERDICT_RESERVE,
     DecisionMode,
@@ -40,13 +41,13 @@ from showcause.providers.base import Message
 __all__ = ["ARMS", "DecisionJudge", "DecisionProposalFirst2Pass", "IndependentOnly", "arm_names", "bench_decision_mode"]
 
 
-def _hashes(meta: dict[str, Any], *names: str) -> list[str]:
+def _hashes(meta: DecisionMeta, *names: str) -> list[str]:
     loaded = [load_prompt(n) for n in names]
-    meta.setdefault("prompts", {}).update({n: h for n, (_t, h) in zip(names, loaded, strict=True)})
+    meta.name_prompts({n: h for n, (_t, h) in zip(names, loaded, strict=True)})
     return [text for text, _h in loaded]
 
 
-def _two_pass(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+def _two_pass(d: DecisionInput, session: Accountant, meta: DecisionMeta) -> DecisionVerdict:
     system, critique, again, fmt = _hashes(meta, "decision_system", "decision_proposal_first",
                                            "decision_second_pass", "decision_verdict")
     first = [Message("system", system), Message("user", f"{problem_text(d)}\n\n{critique}\n\n{proposal_text(d)}"
@@ -59,7 +60,7 @@ def _two_pass(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> De
         raise BudgetExceeded(f"both passes need about {2 * (p1 + MIN_COMPLETION) + VERDICT_RESERVE} tokens; "
                              f"the budget is {session.budget.tokens}")
     draft = ask_json(session, first, parse_verdict, cap=cap)
-    meta["phases"] = 1
+    meta.phases = 1
     messages = [*first, Message("assistant", draft.model_dump_json()), second]
     return final_verdict(session, messages, meta)
 
@@ -68,7 +69,7 @@ def _compare_message(d: DecisionInput, position_json: str, compare: str, fmt: st
     return Message("user", f"{compare}\n\n<position>\n{position_json}\n</position>\n\n{proposal_text(d)}\n\n{fmt}")
 
 
-def _independent(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+def _independent(d: DecisionInput, session: Accountant, meta: DecisionMeta) -> DecisionVerdict:
     system, compare, fmt = _hashes(meta, "decision_system", "decision_compare", "decision_verdict")
     # Sized with an empty position: phase 1's cap leaves room for what it writes.
     _phase1, position = blind_phase(d, session, meta, [Message("system", system), _compare_message(

@@ -133,11 +133,11 @@ def load_arms(quorum: Path | None, config: Path | None) -> QuorumArms:
     return QuorumArms(quorum, config, QUORUM_PREFIX + chosen.stem, text, peers)
 
 
-def quorum_summary(meta: Any) -> dict[str, Any] | None:
+def quorum_summary(quorum: Any) -> dict[str, Any] | None:
     """What a quorum record keeps of its review's `meta.quorum`: votes, tiers, members and cost."""
-    if not isinstance(meta, dict):
+    if not isinstance(quorum, dict):
         return None
     members = [{k: m.get(k) for k in ("name", "tier", "weight", "status", "verdict", "tokens", "cost_usd")}
-               for m in meta.get("members", [])]
-    return {"effective_votes": meta.get("effective_votes"), "tiers": meta.get("tiers"),
-            "required_weight": meta.get("required_weight"), "members": members, "cost": meta.get("cost")}
+               for m in quorum.get("members", [])]
+    return {"effective_votes": quorum.get("effective_votes"), "tiers": quorum.get("tiers"),
+            "required_weight": quorum.get("required_weight"), "members": members, "cost": quorum.get("cost")}

@@ -144,8 +144,8 @@ def run_github(options: GithubCiOptions, env: Mapping[str, str] | None = None,
     for line in [*shown.shown, *([notice] if notice else [])]:
         emit(line)
     facts = [f"verdict: **{result.verdict}**, exit code {code} (fail on {rule})",
-             f"reviewed `{ctx.head_sha[:12]}` ({ctx.event}) in mode {result.meta.get('mode')}, "
-             f"isolation {result.meta.get('isolation')}",
+             f"reviewed `{ctx.head_sha[:12]}` ({ctx.event}) in mode {result.meta.mode}, "
+             f"isolation {result.meta.isolation}",
              f"comment: {said}", f"SARIF: {options.sarif if options.sarif is not None else 'off (--no-sarif)'}"]
     try:
         if ctx.summary_path is not None:

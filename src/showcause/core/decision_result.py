@@ -14,6 +14,7 @@ from typing import Any
 
 from showcause.core.decision import DecisionVerdict
 from showcause.core.errors import EXIT_INCONCLUSIVE, ShowcauseError
+from showcause.core.meta import DecisionMeta
 
 __all__ = ["DECISION_FAIL_ON", "DecisionResult", "decision_exit_code"]
 
@@ -29,29 +30,29 @@ class DecisionResult:
     better_alternative: str | None = None
     falsification_probe: dict[str, str] | None = None
     confidence: float | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: DecisionMeta = field(default_factory=DecisionMeta)
     error: dict[str, str] | None = None
 
     @classmethod
-    def from_verdict(cls, v: DecisionVerdict, meta: dict[str, Any]) -> DecisionResult:
+    def from_verdict(cls, v: DecisionVerdict, meta: DecisionMeta) -> DecisionResult:
         return cls(v.verdict, v.recommendation, list(v.critical_assumptions), list(v.material_risks),
                    v.better_alternative, v.falsification_probe.model_dump(), v.confidence, meta)
 
     @classmethod
-    def failed(cls, exc: ShowcauseError, meta: dict[str, Any]) -> DecisionResult:
+    def failed(cls, exc: ShowcauseError, meta: DecisionMeta) -> DecisionResult:
         return cls("INCONCLUSIVE", f"The review failed: {exc.message}", meta=meta,
                    error={"code": exc.code, "message": exc.message})
 
     @property
     def completed(self) -> bool:
-        return self.error is None and self.verdict != "INCONCLUSIVE" and not self.meta.get("budget_exhausted")
+        return self.error is None and self.verdict != "INCONCLUSIVE" and not self.meta.budget_exhausted
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "kind": "decision", "verdict": self.verdict, "recommendation": self.recommendation,
             "critical_assumptions": self.critical_assumptions, "material_risks": self.material_risks,
             "better_alternative": self.better_alternative, "falsification_probe": self.falsification_probe,
-            "confidence": self.confidence, "meta": self.meta,
+            "confidence": self.confidence, "meta": self.meta.to_json(),
         }
         if self.error:
             data["error"] = self.error

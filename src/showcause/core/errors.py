@@ -42,7 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+
+from showcause.core.meta import JudgeMeta
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -90,7 +91,7 @@ class ShowcauseError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-        self.meta: dict[str, Any] = {}   # what the failed step still reports (merged into a result's meta)
+        self.meta = JudgeMeta()   # what the failed step still reports (added to a review's meta)
 
 
 class InputError(ShowcauseError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from showcause.core.meta import ReviewMeta
 from showcause.core.records import GatedClaim, ToolCall
 
 __all__ = ["EXIT_CODES", "ReviewResult", "exit_code"]
@@ -20,7 +21,7 @@ class ReviewResult:
     summary: str
     claims: list[GatedClaim] = field(default_factory=list)
     tool_calls: list[ToolCall] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: ReviewMeta = field(default_factory=ReviewMeta)
     error: dict[str, str] | None = None
     label: str = ""              # what was reviewed (a case id, refs, a path)
 
@@ -29,7 +30,7 @@ class ReviewResult:
             "verdict": self.verdict, "model_verdict": self.model_verdict, "summary": self.summary,
             "claims": [c.to_json() for c in self.claims],
             "tool_calls": [{**c.to_json()} for c in self.tool_calls],
-            "meta": self.meta,
+            "meta": self.meta.to_json(),
         }
         if self.error:
             data["error"] = self.error

@@ -22,7 +22,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import ClassVar, Protocol, TypeVar
 
 from showcause.core.decision import (
     DecisionInput,
@@ -34,6 +34,7 @@ from showcause.core.decision import (
 )
 from showcause.core.decision_result import DecisionResult
 from showcause.core.errors import BudgetExceeded, MalformedAnswer, OutputTruncatedError, ShowcauseError
+from showcause.core.meta import DecisionMeta
 from showcause.judges.blindness import Thresholds, check_blindness
 from showcause.judges.budget import MIN_COMPLETION, Accountant, Budget, estimate_prompt
 from showcause.judges.contract import Mode, ModeSpec, require_model
@@ -46,7 +47,7 @@ __all__ = ["OUT_OF_BUDGET", "VERDICT_RESERVE", "DecisionBlindFirst", "DecisionMo
            "proposal_text", "review_with"]
 VERDICT_RESERVE = 1_024      # completion tokens phase 1 must leave for the verdict
 _T = TypeVar("_T")
-Phases = Callable[[DecisionInput, Accountant, dict[str, Any]], DecisionVerdict]
+Phases = Callable[[DecisionInput, Accountant, DecisionMeta], DecisionVerdict]
 
 
 @dataclass(frozen=True)
@@ -102,13 +103,13 @@ OUT_OF_BUDGET = DecisionVerdict(
                                            expected_signal="A verdict from the reveal phase."))
 
 
-def blind_phase(d: DecisionInput, session: Accountant, meta: dict[str, Any], after: list[Message],
+def blind_phase(d: DecisionInput, session: Accountant, meta: DecisionMeta, after: list[Message],
                 resent: bool) -> tuple[list[Message], Position]:
     """Phase 1: the problem only, never the proposal. ``after`` is what the next phase adds; ``resent``
     whether it resends phase 1 (same conversation) or starts afresh. Phase 1 may write only what leaves the
     next phase room; a review whose phases cannot fit is refused before any call."""
     system, blind = load_prompt("decision_system"), load_prompt("decision_blind")
-    meta.setdefault("prompts", {}).update({"decision_system": system[1], "decision_blind": blind[1]})
+    meta.name_prompts({"decision_system": system[1], "decision_blind": blind[1]})
     phase1 = [Message("system", system[0]), Message("user", f"{problem_text(d)}\n\n{blind[0]}")]
     p1, nxt = estimate_prompt(phase1), estimate_prompt(after)
     cap = (session.tokens_left() - (2 if resent else 1) * p1 - nxt - VERDICT_RESERVE) // 2
@@ -116,13 +117,13 @@ def blind_phase(d: DecisionInput, session: Accountant, meta: dict[str, Any], aft
         need = (2 if resent else 1) * p1 + 2 * MIN_COMPLETION + nxt + VERDICT_RESERVE
         raise BudgetExceeded(f"both phases need about {need} tokens; the budget is {session.budget.tokens}")
     position = ask_json(session, phase1, parse_position, cap=cap)
-    meta["phases"] = 1
+    meta.phases = 1
     return phase1, position
 
 
-def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+def _blind_first(d: DecisionInput, session: Accountant, meta: DecisionMeta) -> DecisionVerdict:
     reveal, fmt = load_prompt("decision_reveal"), load_prompt("decision_verdict")
-    meta["prompts"] = {"decision_reveal": reveal[1], "decision_verdict": fmt[1]}
+    meta.prompts = {"decision_reveal": reveal[1], "decision_verdict": fmt[1]}
     shown = Message("user", f"{reveal[0]}\n\n{proposal_text(d)}\n\n{fmt[0]}")
     # Phase 2 resends phase 1 and its answer, then adds the proposal.
     phase1, position = blind_phase(d, session, meta, [shown], resent=True)
@@ -130,26 +131,26 @@ def _blind_first(d: DecisionInput, session: Accountant, meta: dict[str, Any]) ->
     return final_verdict(session, phase2, meta)
 
 
-def final_verdict(session: Accountant, messages: list[Message], meta: dict[str, Any]) -> DecisionVerdict:
+def final_verdict(session: Accountant, messages: list[Message], meta: DecisionMeta) -> DecisionVerdict:
     """The second call of a two-call mode: the verdict, or OUT_OF_BUDGET (marked in `meta`) when the budget
     left cannot hold `messages` and a minimal answer."""
     if estimate_prompt(messages) + MIN_COMPLETION > session.tokens_left():
-        meta["budget_exhausted"] = True
+        meta.budget_exhausted = True
         return OUT_OF_BUDGET
     verdict = ask_json(session, messages, parse_verdict)
-    meta["phases"] = 2
+    meta.phases = 2
     return verdict
 
 
 def one_pass(prompt: str) -> Phases:
     """A mode of one call with the proposal visible, asked in the words of prompts/``prompt``.txt."""
-    def phases(d: DecisionInput, session: Accountant, meta: dict[str, Any]) -> DecisionVerdict:
+    def phases(d: DecisionInput, session: Accountant, meta: DecisionMeta) -> DecisionVerdict:
         system, critique, fmt = (load_prompt(n) for n in ("decision_system", prompt, "decision_verdict"))
-        meta["prompts"] = {"decision_system": system[1], prompt: critique[1], "decision_verdict": fmt[1]}
+        meta.prompts = {"decision_system": system[1], prompt: critique[1], "decision_verdict": fmt[1]}
         messages = [Message("system", system[0]),
                     Message("user", f"{problem_text(d)}\n\n{critique[0]}\n\n{proposal_text(d)}\n\n{fmt[0]}")]
         verdict = ask_json(session, messages, parse_verdict)
-        meta["phases"] = 1
+        meta.phases = 1
         return verdict
     return phases
 
@@ -184,9 +185,8 @@ def review_with(decision: DecisionInput, spec: ModeSpec, phases: Phases, options
     model = require_model(spec, options.model, "decision mode")   # usage, raised: not a failed review
     started = time.monotonic()
     check = check_blindness(decision.proposed_solution, decision.blind_fields(), options.thresholds)
-    meta: dict[str, Any] = {"mode": spec.name, "input": "decision", "model": options.model, "phases": 0,
-                            "usage": {}, "cost_usd": None, "seconds": 0.0, "review_id": uuid.uuid4().hex[:16],
-                            "blindness": check.to_meta()}
+    meta = DecisionMeta(mode=spec.name, model=options.model, review_id=uuid.uuid4().hex[:16],
+                        blindness=check.to_meta())
     session: Accountant | None = None
     try:
         if refuse_leak:
@@ -200,8 +200,7 @@ def review_with(decision: DecisionInput, spec: ModeSpec, phases: Phases, options
     return DecisionResult.from_verdict(verdict, meta)
 
 
-def _close(session: Accountant | None, meta: dict[str, Any], started: float) -> None:
+def _close(session: Accountant | None, meta: DecisionMeta, started: float) -> None:
     if session is not None:
-        meta.update({"usage": session.usage(), "cost_usd": session.cost,
-                     "model": session.model or meta["model"]})
-    meta["seconds"] = round(time.monotonic() - started, 3)
+        meta.usage, meta.cost_usd, meta.model = session.usage(), session.cost, session.model or meta.model
+    meta.seconds = round(time.monotonic() - started, 3)

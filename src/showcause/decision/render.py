@@ -18,7 +18,7 @@ def _json(r: DecisionResult) -> str:
 
 
 def _blindness_note(r: DecisionResult) -> str | None:
-    b = r.meta.get("blindness") or {}
+    b = r.meta.blindness
     if not b.get("warning"):
         return None
     return (f"blindness warning: {b['score']:.0%} of the proposal's {b['n']}-word sequences also appear in the "
@@ -26,7 +26,7 @@ def _blindness_note(r: DecisionResult) -> str | None:
 
 
 def _markdown(r: DecisionResult) -> str:
-    head = f"{_ICON.get(r.verdict, '')} **showcause decision review: {r.verdict}** ({r.meta.get('mode', '')})"
+    head = f"{_ICON.get(r.verdict, '')} **showcause decision review: {r.verdict}** ({r.meta.mode})"
     if r.error:
         return (f"{head} — the review itself failed (`{r.error['code']}`): {one_line(r.error['message'])}. "
                 "This is not a pass.\n")
@@ -42,7 +42,7 @@ def _markdown(r: DecisionResult) -> str:
         p = r.falsification_probe
         out += ["", f"**Falsification probe:** {one_line(p['description'], 800)}",
                 f"Expected signal if wrong: {one_line(p['expected_signal'], 800)}"]
-    if r.meta.get("budget_exhausted"):
+    if r.meta.budget_exhausted:
         out += ["", "_The token budget ran out before the proposal was reviewed; this is not a pass._"]
     note = _blindness_note(r)
     if note:
@@ -53,7 +53,7 @@ def _markdown(r: DecisionResult) -> str:
 def _text(r: DecisionResult) -> str:
     m = r.meta
     out = [f"verdict: {r.verdict}", r.recommendation,
-           f"mode {m.get('mode')}, {m.get('phases')} phase(s), {m.get('seconds')} s"
+           f"mode {m.mode}, {m.phases} phase(s), {m.seconds} s"
            + (f", confidence {r.confidence:.2f}" if r.confidence is not None else "")]
     if r.error:
         out.append(f"error {r.error['code']}: {r.error['message']}")
@@ -64,7 +64,7 @@ def _text(r: DecisionResult) -> str:
     if r.falsification_probe:
         out.append(f"- probe: {r.falsification_probe['description']} "
                    f"(signal: {r.falsification_probe['expected_signal']})")
-    if m.get("budget_exhausted"):
+    if m.budget_exhausted:
         out.append("budget exhausted before the reveal: the proposal was not reviewed")
     note = _blindness_note(r)
     if note:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from showcause.core.claims import Claim, FinalAnswer
+from showcause.core.meta import JudgeMeta
 from showcause.evidence.ledger import Ledger
 from showcause.judges.contract import Mode
 
@@ -51,7 +52,7 @@ class JudgeAnswer:
     usage: dict[str, Any] = field(default_factory=dict)
     cost_usd: float | None = None
     prompts: dict[str, str] = field(default_factory=dict)   # prompt name -> hash
-    meta: dict[str, Any] = field(default_factory=dict)      # mode-specific additions to the result's meta
+    meta: JudgeMeta = field(default_factory=JudgeMeta)      # what the mode adds to the result's meta
     # A mode that ran the mechanical probes passes their own claims here (`judges.mechanical.probe_claims`):
     # the review gates them beside the answer's, so it never ends below what the probes validated.
     probe_claims: list[Claim] = field(default_factory=list)

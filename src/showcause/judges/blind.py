@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 from showcause.core.answer import strip_reasoning
 from showcause.core.errors import BudgetExceeded, ShowcauseError
+from showcause.core.meta import JudgeMeta
 from showcause.evidence.ledger import Ledger
 from showcause.judges.base import JudgeAnswer, ReviewRequest
 from showcause.judges.blindness import Thresholds, check_blindness, thresholds
@@ -92,19 +93,19 @@ class BlindFirstJudge:
                             Thresholds(policy.review.blindness_warn, policy.review.blindness_leak))
         check = check_blindness(request.plan, [request.task, *request.constraints, request.context], limits)
         check.refuse_if_leaked("plan")               # before any provider exists, let alone a call
-        meta: dict[str, Any] = {"blindness": check.to_meta(), "phases": 0}
+        meta = JudgeMeta(blindness=check.to_meta(), phases=0)
         try:
             return self._run(request, ledger, meta)
         except ShowcauseError as exc:
-            exc.meta = {**meta, **exc.meta}
+            exc.meta = meta.merged(exc.meta)
             raise
 
-    def _run(self, request: ReviewRequest, ledger: Ledger, meta: dict[str, Any]) -> JudgeAnswer:
+    def _run(self, request: ReviewRequest, ledger: Ledger, meta: JudgeMeta) -> JudgeAnswer:
         model = _Recorder(get_provider(require_model(self.spec, request.model), base_url=request.base_url))
         total, started = model_budget(self.spec, ledger.ctx.policy), time.monotonic()
         system, explore, reveal = (load_prompt(n) for n in ("blind_first", "blind_first_explore", "blind_first_reveal"))
         prompts = {"blind_first": system[1], "blind_first_explore": explore[1], "blind_first_reveal": reveal[1]}
-        meta["prompts"] = prompts
+        meta.prompts = prompts
 
         # Phase 1: the base tree, read tools only, no plan and no diff anywhere in the messages.
         messages = [Message("system", system[0]), Message("user", f"{_blind_text(request)}\n\n{explore[0]}")]
@@ -114,7 +115,7 @@ class BlindFirstJudge:
             tool_calls=_PHASE1_TOOL_CALLS, tokens=int(total.tokens * _PHASE1_SHARE),
             completion_tokens=min(total.completion_tokens, 4_000), seconds=total.seconds * _PHASE1_SHARE,
             turns=_PHASE1_TURNS), tools=[s for s in tool_specs() if s.name in READ_TOOLS])
-        meta["phases"] = 1
+        meta.phases = 1
         made = len(ledger.calls) - before
         position = strip_reasoning(model.last.content if model.last else "") or first.answer.model_dump_json()
         messages.append(Message("assistant", position))
@@ -122,7 +123,7 @@ class BlindFirstJudge:
         # Phase 2 must be able to resend the conversation and answer; say so before running the probes.
         left = total.tokens - _spent(first)
         if estimate_prompt(messages) + MIN_COMPLETION > left:
-            meta["budget_exhausted"] = True
+            meta.budget_exhausted = True
             raise BudgetExceeded(f"phase 2 cannot start: the conversation needs about {estimate_prompt(messages)} "
                                  f"tokens and {max(0, left)} of {total.tokens} are left after phase 1")
         probes = run_probes(ledger)
@@ -136,13 +137,14 @@ class BlindFirstJudge:
                 turns=max(2, total.turns - int(first.usage.get("turns", 0)))))
         except MODEL_FAILURES as exc:
             if isinstance(exc, BudgetExceeded) and model.calls == calls_before:
-                meta["budget_exhausted"] = True
+                meta.budget_exhausted = True
             fallback = probes_after_model_failure(exc, probes)
-            fallback.meta = {**{k: v for k, v in meta.items() if k != "prompts"}, **fallback.meta, "phases": 2}
+            # A completed review names the answer's prompts (JudgeAnswer.prompts), not the judge's meta.
+            fallback.meta = replace(meta, prompts=None).merged(fallback.meta)
+            fallback.meta.phases = 2
             return fallback
         cost = None if first.cost_usd is None and second.cost_usd is None else \
             (first.cost_usd or 0.0) + (second.cost_usd or 0.0)
-        extra = {k: v for k, v in meta.items() if k != "prompts"}
         return JudgeAnswer(second.answer, model=second.model or first.model or model.name,
                            usage=_sum_usage(first.usage, second.usage), cost_usd=cost, prompts=prompts,
-                           meta={**extra, "phases": 2}, probe_claims=probe_claims(probes))
+                           meta=replace(meta, prompts=None, phases=2), probe_claims=probe_claims(probes))

@@ -96,7 +96,7 @@ class BlindnessCheck:
                 f"{self.score:.0%} of the {what}'s {self.n}-word sequences ({self.shared} of {self.total}) already "
                 f"appear in the fields the blind phase reads (leak threshold {self.thresholds.leak:.0%}); remove "
                 f"the {what} from them, or use a mode that is not blind")
-            err.meta["blindness"] = self.to_meta()
+            err.meta.blindness = self.to_meta()
             raise err
 
 

@@ -25,6 +25,7 @@ from showcause.core.errors import (
     SandboxUnavailable,
     ShowcauseError,
 )
+from showcause.core.meta import JudgeMeta
 from showcause.core.records import ToolCall
 from showcause.core.threads import ContextPool
 from showcause.evidence.ledger import UNRUNNABLE, Ledger
@@ -235,7 +236,7 @@ def probes_after_model_failure(exc: ShowcauseError, probes: Probes) -> JudgeAnsw
     summary = (f"The model's answer failed ({exc.code}: {exc.message}); the verdict rests on what the mechanical "
                "probes validated on their own.")
     return JudgeAnswer(FinalAnswer(summary=summary), probe_claims=claims,
-                       meta={"model_error": {"code": exc.code, "message": exc.message}})
+                       meta=JudgeMeta(model_error={"code": exc.code, "message": exc.message}))
 
 
 def run_probes(ledger: Ledger) -> Probes:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from showcause.core.claims import FinalAnswer, most_severe
 from showcause.core.errors import ModelRequired, ProviderError, ShowcauseError
+from showcause.core.meta import JudgeMeta
 from showcause.core.threads import ContextPool
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
@@ -179,20 +180,20 @@ class QuorumJudge:
         summary = (f"Quorum of {len(gated)} answering member(s) over tier(s) {', '.join(map(str, tiers))} "
                    f"({votes} independent vote(s){ratio}): {sum(f.validated for f in keep)} validated finding(s), "
                    f"{sum(not f.validated for f in keep)} finding(s) reported by agreement.")
-        meta = {"quorum": {
+        extras = {"quorum": {
             "tiers": tiers, "required_weight": required, "effective_votes": votes,
             "members": [m.report(verdicts.get(m.source.name)) for m in members],
             "findings": [_finding_report(f, f in keep) for f in found], "cost": cost_report}}
         if not gated:   # as evidence_gate whose model failed: the probes' floor, else INCONCLUSIVE
             errors = ", ".join(f"{m.source.name}: {m.error}" for m in members)
             exc = ProviderError(f"no quorum member answered ({errors})")
-            exc.meta.update(meta)   # a failed review still says which member failed how
+            exc.meta.extras.update(extras)   # a failed review still says which member failed how
             failed = probes_after_model_failure(exc, probes)
-            failed.meta.update(meta)
+            failed.meta.extras.update(extras)
             return failed
         unread = sum(m.answer.claims_dropped for m in members if m.answer is not None)   # beyond the parse cap
         answer = JudgeAnswer(FinalAnswer(summary=summary, claims=[f.lead.claim for f in keep], claims_dropped=unread),
                              model="quorum:" + ",".join(m.source.name for m in members if m.status == "ok"),
-                             usage=usage, cost_usd=cost, prompts={_PROMPT: digest}, meta=meta)
+                             usage=usage, cost_usd=cost, prompts={_PROMPT: digest}, meta=JudgeMeta(extras=extras))
         answer.probe_claims = probe_claims(probes)
         return answer

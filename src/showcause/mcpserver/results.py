@@ -9,6 +9,7 @@ from mcp.types import CallToolResult, TextContent
 
 from showcause.core.claims import LISTED_ARTIFACTS
 from showcause.core.errors import ShowcauseError
+from showcause.core.meta import ReviewMeta
 
 __all__ = ["error_result", "json_result", "review_text"]
 
@@ -35,10 +36,9 @@ def _artifact(a: dict[str, Any]) -> str:
 def review_text(doc: dict[str, Any]) -> str:
     """The verdict, each validated claim with its evidence, and what could not be checked — short enough for an
     agent to read before it acts; the structured content has everything."""
-    meta = doc.get("meta", {})
-    out = [f"WARNING: {w}" for w in meta.get("warnings", [])]
-    out.append(f"verdict: {doc['verdict']} (review {meta.get('review_id')}, mode {meta.get('mode')}, "
-               f"isolation {meta.get('isolation')})")
+    meta = ReviewMeta.from_json(doc.get("meta", {}))
+    out = [f"WARNING: {w}" for w in meta.warnings]
+    out.append(f"verdict: {doc['verdict']} (review {meta.review_id}, mode {meta.mode}, isolation {meta.isolation})")
     out.append(str(doc.get("summary", "")))
     if doc.get("error"):
         out.append(f"could not be checked: {doc['error']['code']}: {doc['error']['message']}")

@@ -15,6 +15,7 @@ from typing import Any
 from mcp.types import CallToolResult
 
 from showcause import service
+from showcause.core.meta import DecisionMeta
 from showcause.decision.review import review_decision_fields
 from showcause.mcpserver.cap import cap_record, cap_review, cap_text
 from showcause.mcpserver.gate import CallGate
@@ -66,7 +67,7 @@ def review_change(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
             config=cfg.config, isolation=cfg.isolation, task=args.get("task"), plan=args.get("plan"),
             python=cfg.python, quorum=cfg.quorum_file if quorum else None))
     doc = json.loads(service.render_result(result, "json"))
-    review_id = str(doc["meta"]["review_id"])
+    review_id = result.meta.review_id
     cfg.store.put(review_id, doc)
     uri = resource_uri(review_id)
     return json_result(cap_review(doc, uri), cap_text(review_text(doc), where=uri))
@@ -87,10 +88,10 @@ def review_decision(cfg: ServerConfig, args: dict[str, Any]) -> CallToolResult:
 
 
 def _decision_text(doc: dict[str, Any]) -> str:
-    meta = doc.get("meta", {})
-    out = [f"verdict: {doc.get('verdict')} (review {meta.get('review_id')}, mode {meta.get('mode')}, "
+    meta = DecisionMeta.from_json(doc.get("meta", {}))
+    out = [f"verdict: {doc.get('verdict')} (review {meta.review_id}, mode {meta.mode}, "
            f"confidence {doc.get('confidence')})"]
-    warning = (meta.get("blindness") or {}).get("warning")
+    warning = meta.blindness.get("warning")
     if warning:
         out.append(f"WARNING: {warning}")
     if doc.get("error"):

@@ -33,8 +33,7 @@ def listed_artifacts(c: GatedClaim) -> tuple[list[Artifact], str]:
 
 def notes(result: ReviewResult) -> list[str]:
     """What the review could not check (`meta.notes`, e.g. no tests found): said in every format."""
-    found = result.meta.get("notes")
-    return [str(n) for n in found] if isinstance(found, list) else []
+    return [str(n) for n in result.meta.notes or []]
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -45,12 +44,12 @@ def one_line(text: str, limit: int = 300) -> str:
 def from_probes(result: ReviewResult, c: GatedClaim) -> bool:
     """Whether to say a claim is the probes' own: in a review a model answered (the mechanical judge's are
     all the probes', and its header says so)."""
-    return c.source == "probe" and bool(result.meta.get("model"))
+    return c.source == "probe" and bool(result.meta.model)
 
 
 def dropped_note(result: ReviewResult) -> str | None:
     """The sentence saying how many claims the cap left out, if any."""
-    n = int(result.meta.get("claims_dropped") or 0)
+    n = result.meta.claims_dropped or 0
     if n <= 0:
         return None
     return (f"{n} more claim{'s' if n != 1 else ''} beyond the cap of {MAX_CLAIMS} "

@@ -11,7 +11,7 @@ __all__ = ["render_github"]
 
 
 def render_github(result: ReviewResult) -> str:
-    lines = [f"::warning title=showcause::{_escape_data(one_line(w, 1000))}" for w in result.meta.get("warnings", [])]
+    lines = [f"::warning title=showcause::{_escape_data(one_line(w, 1000))}" for w in result.meta.warnings]
     said = [*notes(result), *filter(None, [dropped_note(result)])]   # the cap is never a silent drop
     lines += [f"::notice title=showcause::{_escape_data(one_line(n, 1000))}" for n in said]
     for c in result.claims:

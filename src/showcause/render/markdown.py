@@ -18,14 +18,14 @@ _STATUS = {"validated": "validated — blocks", "downgraded": "downgraded to war
 
 def render_markdown(result: ReviewResult) -> str:
     # What a reader must know before the verdict (an unsandboxed run) is the first line of the comment.
-    warned = "".join(f"> ⚠️ **{md_text(one_line(w, 600))}**\n>\n" for w in result.meta.get("warnings", []))
+    warned = "".join(f"> ⚠️ **{md_text(one_line(w, 600))}**\n>\n" for w in result.meta.warnings)
     said = "".join(f"\n_Note: {md_text(one_line(n, 600))}._\n" for n in notes(result))
     return warned + _body(result) + said
 
 
 def _body(result: ReviewResult) -> str:
     v = result.verdict
-    mode = result.meta.get("mode", "")
+    mode = result.meta.mode
     if v == "KEEP":
         return f"{_ICON[v]} **showcause: KEEP** — nothing the change introduced blocks it ({mode}).\n"
     if v == "INCONCLUSIVE":

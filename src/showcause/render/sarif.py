@@ -24,7 +24,7 @@ _SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 def _invocation(result: ReviewResult) -> dict[str, Any]:
     """Whether the review ran, and the run-level warnings (an unsandboxed run) where SARIF viewers show them."""
-    said = [{"level": "warning", "message": {"text": sarif_text(w)}} for w in result.meta.get("warnings", [])]
+    said = [{"level": "warning", "message": {"text": sarif_text(w)}} for w in result.meta.warnings]
     said += [{"level": "note", "message": {"text": sarif_text(n)}}
              for n in [*notes(result), *filter(None, [dropped_note(result)])]]
     if result.error:
@@ -64,8 +64,8 @@ def render_sarif(result: ReviewResult) -> str:
                             "informationUri": "https://pypi.org/project/showcause/", "rules": rules}},
         "results": results,
         "invocations": [_invocation(result)],
-        "properties": {"verdict": result.verdict, "mode": result.meta.get("mode"),
-                       "isolation": result.meta.get("isolation"), "warnings": result.meta.get("warnings", []),
+        "properties": {"verdict": result.verdict, "mode": result.meta.mode,
+                       "isolation": result.meta.isolation, "warnings": result.meta.warnings,
                        "notes": notes(result)},
     }]}
     return json.dumps(doc, indent=2) + "\n"

@@ -11,12 +11,11 @@ __all__ = ["render_text"]
 def render_text(result: ReviewResult) -> str:
     m = result.meta
     # What a reader must know before the verdict (an unsandboxed run) comes first.
-    out = [f"WARNING: {w}" for w in m.get("warnings", [])]
+    out = [f"WARNING: {w}" for w in m.warnings]
     out += [f"verdict: {result.verdict}" + (f" (model said {result.model_verdict})"
                                             if result.model_verdict != result.verdict else ""),
            f"{result.summary}",
-           f"mode {m.get('mode')}, {len(result.tool_calls)} tool calls, {m.get('seconds')} s, "
-           f"isolation {m.get('isolation')}"]
+           f"mode {m.mode}, {len(result.tool_calls)} tool calls, {m.seconds} s, isolation {m.isolation}"]
     out += [f"note: {n}" for n in notes(result) if n not in result.summary]
     if result.error:
         out.append(f"error {result.error['code']}: {result.error['message']}")

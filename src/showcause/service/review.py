@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 import uuid
 from collections import Counter
-from typing import Any
 
 from showcause.core.claims import Claim, most_severe
 from showcause.core.errors import SandboxUnavailable, ShowcauseError
+from showcause.core.meta import ReviewMeta
 from showcause.core.result import ReviewResult
 from showcause.evidence.gate import apply_gate
 from showcause.evidence.ledger import Ledger
@@ -26,9 +26,9 @@ UNSANDBOXED_WARNING = ("isolation none (chosen by name): the repository's tests 
                        "network. Use it only for code you trust.")
 
 
-def _failed(exc: ShowcauseError, ledger: Ledger, meta: dict[str, Any], started: float, label: str) -> ReviewResult:
-    meta["seconds"] = round(time.monotonic() - started, 3)
-    meta.update(exc.meta)
+def _failed(exc: ShowcauseError, ledger: Ledger, meta: ReviewMeta, started: float, label: str) -> ReviewResult:
+    meta.seconds = round(time.monotonic() - started, 3)
+    meta.add(exc.meta)
     return ReviewResult("INCONCLUSIVE", "INCONCLUSIVE", f"The review failed: {exc.message}", tool_calls=ledger.calls,
                         meta=meta, error={"code": exc.code, "message": exc.message}, label=label)
 
@@ -59,16 +59,14 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
         require_model(spec, request.model)
     started = time.monotonic()
     ledger = Ledger(ctx, spec.tools)   # the only tools this mode runs (a model is shown only these)
-    meta: dict[str, Any] = {"mode": spec.name, "model": request.model, "usage": {}, "cost_usd": None,
-                            "seconds": 0.0, "isolation": "unavailable", "warnings": [],
-                            "review_id": uuid.uuid4().hex[:16]}
+    meta = ReviewMeta(mode=spec.name, model=request.model, review_id=uuid.uuid4().hex[:16])
     try:
         # Before any model call or probe: without a sandbox that hides the host nothing of the change runs,
         # and a review that could not run its probes is never a pass.
-        meta["isolation"] = available_isolation(ctx.policy)
-        if meta["isolation"] == "none":
-            meta["warnings"].append(UNSANDBOXED_WARNING)
-        meta["warnings"] += list(ctx.env.notes)   # what the project's environment could not do here
+        meta.isolation = available_isolation(ctx.policy)
+        if meta.isolation == "none":
+            meta.warnings.append(UNSANDBOXED_WARNING)
+        meta.warnings += list(ctx.env.notes)   # what the project's environment could not do here
         answer = judge.judge(request, ledger)
         refused = next((c for c in ledger.calls if c.error == SandboxUnavailable.code), None)
         if refused is not None:
@@ -76,23 +74,24 @@ def run_review(ctx: ToolContext, mode: str | None = None, request: ReviewRequest
     except ShowcauseError as exc:
         return _failed(exc, ledger, meta, started, ctx.snapshot.label)
     if ledger.notes:
-        meta["notes"] = list(dict.fromkeys(ledger.notes))
+        meta.notes = list(dict.fromkeys(ledger.notes))
     # The probes' claims beside the judge's (the floor), then the cap: evidence/settle.py.
     settled = settle(answer.answer.claims, answer.probe_claims, ledger.calls, source=answer.source,
                      already_dropped=answer.answer.claims_dropped)
     gated = settled.claims
     # A model that failed after the probes had blocking evidence gave no verdict of its own.
-    model_verdict = ("INCONCLUSIVE" if "model_error" in answer.meta
+    model_verdict = ("INCONCLUSIVE" if answer.meta.model_error is not None
                      else most_severe([g.claim.verdict for g in settled.judged]))
     left_out = analysis_claim(ctx)
     if left_out is not None:      # beside the cap: it says what the claims could not rest on
         gated += apply_gate([left_out], ledger.calls, "analysis")
     levels = Counter(c.isolation for c in ledger.calls if c.isolation)
     if levels:
-        meta["isolation"] = max(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))   # the weakest
-    meta.update({"model": answer.model or request.model, "usage": answer.usage, "cost_usd": answer.cost_usd,
-                 "seconds": round(time.monotonic() - started, 3), "prompts": answer.prompts,
-                 "claims_dropped": settled.dropped, **answer.meta})
+        meta.isolation = max(levels, key=lambda lv: ("bwrap", "unshare", "none").index(lv))   # the weakest
+    meta.model, meta.usage, meta.cost_usd = answer.model or request.model, answer.usage, answer.cost_usd
+    meta.seconds = round(time.monotonic() - started, 3)
+    meta.prompts, meta.claims_dropped = answer.prompts, settled.dropped
+    meta.add(answer.meta)
     return ReviewResult(
         verdict=most_severe([g.verdict for g in gated]),
         model_verdict=model_verdict,
