@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from showcause.decision.modes import DecisionOptions
-from showcause.decision.registry import run_decision
 
 from blind_samples import POSITION_JSON, VERDICT_JSON, decision
 from builders import make_case
@@ -18,6 +16,8 @@ from projects import PY_BASE, PY_HEAD
 from showcause.core.decision_result import DecisionResult
 from showcause.core.meta import DecisionMeta, JudgeMeta, ReviewMeta
 from showcause.core.result import ReviewResult
+from showcause.decision.modes import DecisionOptions
+from showcause.decision.registry import run_decision
 from showcause.judges.base import ReviewRequest
 from showcause.service.inputs import open_snapshot, tool_context
 from showcause.service.review import run_review
