@@ -15,7 +15,7 @@ import pytest
 
 from llm_servers import OpenAIServer, turn
 from showcause.bench.costs import review_reserve
-from showcause.bench.decision_arms import ARMS, arm_names, bench_decision_mode
+from showcause.bench.decision_arms import ARMS, DECISION_JUDGE, arm_names, bench_decision_mode
 from showcause.bench.identity import budgets
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.claims import FinalAnswer
@@ -75,7 +75,7 @@ def test_each_registry_has_its_own_modes_and_a_name_means_one_mode_in_each():
         decision_mode("independent_only", has_model=True)
     assert bench_decision_mode("independent_only", has_model=True) is ARMS.get("independent_only")
     # decision_judge is a change mode and a bench arm: each registry answers with its own.
-    assert type(bench_decision_mode("decision_judge", has_model=True)).__name__ == "DecisionJudge"
+    assert bench_decision_mode("decision_judge", has_model=True) is DECISION_JUDGE
     assert type(get_mode("decision_judge")).__name__ == "MaterialOnlyJudge"
     change, decision = get_mode("blind_first"), DECISION_MODES.get("blind_first")
     assert type(change).__name__ == "BlindFirstJudge" and type(decision).__name__ == "DecisionBlindFirst"

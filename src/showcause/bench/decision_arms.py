@@ -12,7 +12,7 @@ blind_first and proposal_first (decision/modes.py), under the same review budget
 
 from __future__ import annotations
 
-from typing import ClassVar
+from dataclasses import dataclass
 
 from showcause.core.decision import DecisionInput, DecisionVerdict, parse_verdict
 from showcause.core.decision_result import DecisionResult
@@ -38,7 +38,7 @@ from showcause.judges.prompting import load_prompt
 from showcause.judges.registry import ModeRegistry
 from showcause.providers.base import Message
 
-__all__ = ["ARMS", "DecisionJudge", "DecisionProposalFirst2Pass", "IndependentOnly", "arm_names", "bench_decision_mode"]
+__all__ = ["ARMS", "DECISION_JUDGE", "INDEPENDENT_ONLY", "PROPOSAL_FIRST_2PASS", "arm_names", "bench_decision_mode"]
 
 
 def _hashes(meta: DecisionMeta, *names: str) -> list[str]:
@@ -78,46 +78,39 @@ def _independent(d: DecisionInput, session: Accountant, meta: DecisionMeta) -> D
     return final_verdict(session, fresh, meta)
 
 
+@dataclass(frozen=True)
 class _Arm:
-    spec: ClassVar[ModeSpec]
-    phases: ClassVar[Phases]
-    refuse_leak: ClassVar[bool] = False
+    """One arm: its spec, the phases it runs in `review_with`, and whether it refuses a leaked proposal."""
+
+    spec: ModeSpec
+    phases: Phases
+    refuse_leak: bool = False
 
     def review(self, decision: DecisionInput, options: DecisionOptions) -> DecisionResult:
-        return review_with(decision, self.spec, type(self).phases, options, refuse_leak=self.refuse_leak)
+        return review_with(decision, self.spec, self.phases, options, refuse_leak=self.refuse_leak)
 
 
-class DecisionProposalFirst2Pass(_Arm):
-    spec: ClassVar[ModeSpec] = ModeSpec(
-        name="proposal_first_2pass",
-        description="Benchmark control: two passes with the proposal visible (a critique, then a check of it), "
-                    "as many calls as blind_first under the same budget.")
-    phases = staticmethod(_two_pass)
-
-
-class IndependentOnly(_Arm):
-    spec: ClassVar[ModeSpec] = ModeSpec(
-        name="independent_only",
-        description="Benchmark arm: blind_first's blind phase, then a fresh conversation that sees only that "
-                    "position (JSON) and the proposal, not the problem. Refuses a leak like blind_first.")
-    phases = staticmethod(_independent)
-    refuse_leak = True
-
-
-class DecisionJudge(_Arm):
-    spec: ClassVar[ModeSpec] = ModeSpec(
-        name="decision_judge",
-        description="Benchmark arm: one pass with the proposal visible and instructions against critic bias "
-                    "(intervene only for a material problem).")
-    phases = staticmethod(one_pass("decision_judge_decision"))
+PROPOSAL_FIRST_2PASS = _Arm(ModeSpec(
+    name="proposal_first_2pass",
+    description="Benchmark control: two passes with the proposal visible (a critique, then a check of it), as many "
+                "calls as blind_first under the same budget."), _two_pass)
+INDEPENDENT_ONLY = _Arm(ModeSpec(
+    name="independent_only",
+    description="Benchmark arm: blind_first's blind phase, then a fresh conversation that sees only that position "
+                "(JSON) and the proposal, not the problem. Refuses a leak like blind_first."), _independent,
+    refuse_leak=True)
+DECISION_JUDGE = _Arm(ModeSpec(
+    name="decision_judge",
+    description="Benchmark arm: one pass with the proposal visible and instructions against critic bias (intervene "
+                "only for a material problem)."), one_pass("decision_judge_decision"))
 
 
 # The bench's own registry: `showcause bench` over decision cases runs these beside the decision modes.
 ARMS: ModeRegistry[DecisionMode] = ModeRegistry(
     "decision arm", "showcause.bench_arms",
-    {"proposal_first_2pass": "showcause.bench.decision_arms:DecisionProposalFirst2Pass",
-     "independent_only": "showcause.bench.decision_arms:IndependentOnly",
-     "decision_judge": "showcause.bench.decision_arms:DecisionJudge"},
+    {"proposal_first_2pass": "showcause.bench.decision_arms:PROPOSAL_FIRST_2PASS",
+     "independent_only": "showcause.bench.decision_arms:INDEPENDENT_ONLY",
+     "decision_judge": "showcause.bench.decision_arms:DECISION_JUDGE"},
     "review", "a code-change mode registers in group showcause.modes")
 
 

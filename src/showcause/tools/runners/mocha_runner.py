@@ -24,21 +24,11 @@ from showcause.core.globmatch import Glob, compile_glob, has_special
 from showcause.core.hostproc import which
 from showcause.policy import Policy
 from showcause.sandbox.projectenv import ProjectEnv
+from showcause.tools.runners import jsproject as js
 from showcause.tools.runners.base import Collection, Command, TestOutcome
 from showcause.tools.runners.jsask import ask, failure
 from showcause.tools.runners.jsdiscover import Selection, collect_js
-from showcause.tools.runners.jsproject import (
-    NODE_ADDRESS_MB,
-    JsProject,
-    entries,
-    installed,
-    package_json,
-    project_for,
-    read_json,
-    read_text,
-    rel_to,
-    runner_command,
-)
+from showcause.tools.runners.jsproject import JsProject
 from showcause.tools.runners.jsreport import wanted
 
 __all__ = ["MochaRunner", "mocha_config", "read_mocha_report", "spec_globs"]
@@ -77,16 +67,16 @@ def _yaml(text: str) -> dict[str, object]:
 def mocha_config(tree: Path, project: JsProject) -> dict[str, object] | None:
     """The package's mocha config when it is data (package.json's `mocha` key under a .mocharc.json/.jsonc/
     .yml/.yaml); None when it is a .mocharc.js or .cjs (code, never run on the host)."""
-    pkg = package_json(tree, project.dir) or {}
+    pkg = js.package_json(tree, project.dir) or {}
     config: dict[str, object] = dict(pkg["mocha"]) if isinstance(pkg.get("mocha"), dict) else {}  # type: ignore[arg-type]
-    for name in entries(tree, project.dir):
+    for name in js.entries(tree, project.dir):
         if not name.startswith(".mocharc."):
             continue
         ext = name.rsplit(".", 1)[-1]
         if ext in ("js", "cjs", "mjs"):
             return None
-        rc = read_json(tree, rel_to(project.dir, name)) if ext in ("json", "jsonc") else \
-            _yaml(read_text(tree, rel_to(project.dir, name))) if ext in ("yml", "yaml") else None
+        rc = js.read_json(tree, js.rel_to(project.dir, name)) if ext in ("json", "jsonc") else \
+            _yaml(js.read_text(tree, js.rel_to(project.dir, name))) if ext in ("yml", "yaml") else None
         if rc is None:
             return None
         config.update(rc)
@@ -149,7 +139,7 @@ def spec_globs(tree: Path, project: JsProject, config: dict[str, object] | None 
     specs = [s.removeprefix("./").rstrip("/") for s in (script_specs or _strings(config.get("spec")) or ["test"])]
     globs: list[Glob] = []
     for spec in specs:
-        real = (tree / rel_to(project.dir, spec))
+        real = (tree / js.rel_to(project.dir, spec))
         text = f"{spec}/{'**/' if recursive else ''}*.{{{','.join(exts)}}}" if real.is_dir() and \
             not real.is_symlink() else spec
         glob = compile_glob(text)
@@ -161,13 +151,13 @@ def spec_globs(tree: Path, project: JsProject, config: dict[str, object] | None 
 def _asked_config(tree: Path, project: JsProject, policy: Policy, env: ProjectEnv) -> tuple[dict[str, object],
                                                                                       TestOutcome | None]:
     """mocha's own reading of the package's config (code), in the sandbox: ({}, the error) when it fails."""
-    found = installed(tree, env, project.dir, "mocha/lib/cli/options.js")
+    found = js.installed(tree, env, project.dir, "mocha/lib/cli/options.js")
     if found is None:
         return {}, TestOutcome(project.dir or "<collection>", "error",
                                f"mocha is not installed in node_modules ({project.why}): run npm ci")
     node = which("node") or "/usr/bin/node"
     cmd = Command([node, "{out}/_mocha_config.cjs", found[0]], {"SHOWCAUSE_REPORT": "{out}/mocha-config.json"},
-                  address_mb=NODE_ADDRESS_MB, cwd=project.dir)
+                  address_mb=js.NODE_ADDRESS_MB, cwd=project.dir)
     answer = ask(tree, policy, env, cmd, "mocha-config.json",
                  lambda out: shutil.copy(Path(__file__).with_name("_mocha_config.cjs"), out / "_mocha_config.cjs"))
     if answer.proc.returncode != 0 or not isinstance(answer.report, dict):
@@ -213,7 +203,7 @@ class MochaRunner:
     per_file: ClassVar[bool] = True
 
     def claims(self, tree: Path, file: str) -> bool:
-        project = project_for(tree, file)
+        project = js.project_for(tree, file)
         if project.runner != "mocha":
             return False
         config = mocha_config(tree, project)
@@ -235,12 +225,12 @@ class MochaRunner:
 
     def command(self, tree: Path, targets: list[str], policy: Policy, env: ProjectEnv) -> Command:
         file = targets[0].split("::", 1)[0]
-        project = project_for(tree, file)
+        project = js.project_for(tree, file)
         only = [] if has_special(file) else ["--ignore", f"!{{root}}/{file}"]
         args = [*script_options(project.args), "--reporter", "{out}/_mocha_report.cjs", "--no-parallel", "--exit",
                 f"--timeout={1000 * policy.process.test_timeout_s}", *only, f"{{root}}/{file}"]
         # mocha 10 ships bin/mocha.js; mocha 9 and older bin/mocha.
-        return runner_command(tree, env, project, ("mocha/bin/mocha.js", "mocha/bin/mocha"), args,
+        return js.runner_command(tree, env, project, ("mocha/bin/mocha.js", "mocha/bin/mocha"), args,
                               extra_env={"SHOWCAUSE_REPORT": "{out}/mocha.jsonl"})
 
     def read(self, out: Path, targets: list[str]) -> list[TestOutcome]:
