@@ -237,6 +237,8 @@ TWO_CLASSES = "\n".join([
     "class TestLarge:", "    def test_same(self):", "        assert add(100, 1) == 101", ""])
 
 
+PATCHING_CLASSES = TWO_CLASSES.replace("def test_same(self):\n", "def test_same(self, monkeypatch):\n"
+                                      "        monkeypatch.setattr('os.sep', '/')\n")
 UNITTEST_CLASSES = ("from unittest import TestCase\n\n" + TWO_CLASSES).replace(
     "class TestSmall:", "class TestSmall(TestCase):").replace("class TestLarge:", "class TestLarge(TestCase):")
 
@@ -248,7 +250,11 @@ UNITTEST_CLASSES = ("from unittest import TestCase\n\n" + TWO_CLASSES).replace(
     (UNITTEST_CLASSES, UNITTEST_CLASSES.replace("def test_same(self):\n        assert add(1, 1)",
                                                 "def test_same_renamed(self):\n        assert add(1, 1)", 1)),
     (UNITTEST_CLASSES, UNITTEST_CLASSES.replace("    def test_same(self):\n        assert add(1, 1) == 2\n\n", "", 1)),
-], ids=["method-deleted", "class-renamed", "unittest-method-renamed", "unittest-method-deleted"])
+    # packaging: every class patches with monkeypatch.setattr, which defines no test of the file's
+    (PATCHING_CLASSES, PATCHING_CLASSES.replace("def test_same(self, monkeypatch):\n        monkeypatch",
+                                                "def test_same_renamed(self, monkeypatch):\n        monkeypatch", 1)),
+], ids=["method-deleted", "class-renamed", "unittest-method-renamed", "unittest-method-deleted",
+        "monkeypatching-method-renamed"])
 def test_a_deleted_test_whose_name_lives_on_in_another_class_is_not_a_failure(tmp_path: Path, base: str, head: str):
     """A test is known by its full id: deleting TestSmall::test_same is not hidden or turned into a lost test
     by TestLarge::test_same, which still exists (jinja, more-itertools)."""
@@ -341,6 +347,11 @@ def test_what_the_source_cannot_say_falls_back_to_the_name():
              ["TestU", "test_x"], ["TestV", "test_x"], ["TestL", "test_x"], ["TestL", "test_y"], ["test_top"]]
     assert [defined(src, c) for c in cases] == [None, None, None, False, True, False, False, True, False, False]
     assert defined(b"class T:\n    pass\n\n\nsetattr(T, 'test_x', f)\n", ["T", "test_x"]) is None
+    assert defined(b"class T:\n    pass\n\n\nglobals()['test_x'] = f\n", ["test_x"]) is None
+    # A test's own monkeypatch.setattr sets nothing of the file's (packaging: a renamed TestSysTags method
+    # whose name TestManylinuxPlatform also has was read as still there, and blocked as "no result on head").
+    patched = b"class T:\n    def test_y(self, monkeypatch):\n        monkeypatch.setattr(m, 'x', 1)\n"
+    assert [defined(patched, ["T", n]) for n in ("test_x", "test_y")] == [False, True]
     # A TestCase the file defines or imports from elsewhere is not unittest's.
     assert defined(b"from mytest import TestCase\n\n\nclass T(TestCase):\n    pass\n", ["T", "test_x"]) is None
 
