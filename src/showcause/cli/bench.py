@@ -34,48 +34,63 @@ bench_app = typer.Typer(cls=_BenchGroup, help="Benchmark judges on labelled case
 app.add_typer(bench_app, name="bench")
 
 
-# long: its signature is the 24 typer options of `showcause bench` (one line each); the body is ~20 lines
+# The help of each option of `showcause bench` (one table: the signature below stays one line per option).
+_HELP = {
+    "--modes": "Comma-separated review modes.",
+    "--model": "provider:model for the model-driven modes; repeat for several models.",
+    "--base-url": "An OpenAI-compatible server URL.",
+    "--runs": "Runs per case, mode and model.",
+    "--concurrency": "Reviews in parallel.",
+    "--out": "Output folder (results.json, report.md, PNG).",
+    "--resume": "Continue a run in --out (same cases, modes, models, config, budgets and prompts).",
+    "--retries": "Retries of a review after a transient failure.",
+    "--retry-backoff": "Seconds before the first retry (doubling; tripled after RATE_LIMITED).",
+    "--max-cost": "Hard stop in USD (exit 3 when reached; earlier sessions' spend counts).",
+    "--unpriced-reserve": "USD reserved per review of a model with no known price.",
+    "--max-rpm": "Model calls per minute, across all workers (evenly spaced).",
+    "--baseline": "Mode the others are compared with (paired cluster bootstrap).",
+    "--seed": "Seed of the bootstrap, of the decision modes' order per case and run, and of the review sheet's item "
+              "ids.",
+    "--rules": "Pre-registered questions and labels (TOML); decision cases default to bench_rules/decision.toml.",
+    "--shard": "I/N: run only slice I of N of the planned records (by record identity); join them with `bench "
+               "merge`.",
+    "--executor": "local (default), dask://HOST:PORT (a Dask scheduler) or dask-local:N (a local cluster of N "
+                  "workers).",
+    "--record-timeout": "Seconds per record on a Dask worker; its process group is killed after.",
+    "--write-weights": "Also write each model's measured block precision, as quorum weights, to this JSON file.",
+    "--quorum": "--modes quorum: the quorum configuration (else the \\[quorum] table of --config); a single-model "
+                "mode beside it runs once per source when no --model is given.",
+}
+
+
+def _opt(flag: str) -> Any:   # Any: typer.Option is typed as returning the default's type
+    return typer.Option(flag, help=_HELP[flag])
+
+
 @bench_app.command("run")
 def bench(
     cases_dir: Annotated[Path, typer.Argument(help="A folder of repo cases, or of decision cases (*.json).")],
-    modes_opt: Annotated[str, typer.Option("--modes", help="Comma-separated review modes.")] = "mechanical",
-    model: Annotated[list[str] | None, typer.Option("--model", help="provider:model for the model-driven modes; "
-                                                    "repeat for several models.")] = None,
-    base_url: Annotated[str | None, typer.Option("--base-url", help="An OpenAI-compatible server URL.")] = None,
-    runs: Annotated[int, typer.Option("--runs", help="Runs per case, mode and model.")] = 1,
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Reviews in parallel.")] = 2,
-    out: Annotated[Path, typer.Option("--out", help="Output folder (results.json, report.md, PNG).")] = Path(
-        "bench-out"),
-    resume: Annotated[bool, typer.Option("--resume", help="Continue a run in --out (same cases, modes, models, "
-                                         "config, budgets and prompts).")] = False,
+    modes_opt: Annotated[str, _opt("--modes")] = "mechanical",
+    model: Annotated[list[str] | None, _opt("--model")] = None,
+    base_url: Annotated[str | None, _opt("--base-url")] = None,
+    runs: Annotated[int, _opt("--runs")] = 1,
+    concurrency: Annotated[int, _opt("--concurrency")] = 2,
+    out: Annotated[Path, _opt("--out")] = Path("bench-out"),
+    resume: Annotated[bool, _opt("--resume")] = False,
     config: ConfigOpt = None, isolation: IsolationOpt = None,
-    retries: Annotated[int, typer.Option("--retries", help="Retries of a review after a transient failure.")] = 2,
-    retry_backoff: Annotated[float, typer.Option("--retry-backoff", help="Seconds before the first retry "
-                                                 "(doubling; tripled after RATE_LIMITED).")] = 5.0,
-    max_cost: Annotated[float | None, typer.Option("--max-cost", help="Hard stop in USD (exit 3 when reached; "
-                                                   "earlier sessions' spend counts).")] = None,
-    unpriced_reserve: Annotated[float, typer.Option("--unpriced-reserve", help="USD reserved per review of a "
-                                                    "model with no known price.")] = 0.50,
-    max_rpm: Annotated[float | None, typer.Option("--max-rpm", help="Model calls per minute, across all "
-                                                  "workers (evenly spaced).")] = None,
-    baseline: Annotated[str | None, typer.Option("--baseline", help="Mode the others are compared with "
-                                                 "(paired cluster bootstrap).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap, of the decision modes' order per "
-                                      "case and run, and of the review sheet's item ids.")] = 42,
-    rules: Annotated[Path | None, typer.Option("--rules", help="Pre-registered questions and labels (TOML); "
-                                               "decision cases default to bench_rules/decision.toml.")] = None,
-    shard: Annotated[str | None, typer.Option("--shard", help="I/N: run only slice I of N of the planned records "
-                                              "(by record identity); join them with `bench merge`.")] = None,
-    executor: Annotated[str, typer.Option("--executor", help="local (default), dask://HOST:PORT (a Dask "
-                                          "scheduler) or dask-local:N (a local cluster of N workers).")] = "local",
-    record_timeout: Annotated[float | None, typer.Option("--record-timeout", help="Seconds per record on a Dask "
-                                                         "worker; its process group is killed after.")] = None,
-    write_weights: Annotated[Path | None, typer.Option("--write-weights", help="Also write each model's measured "
-                                                       "block precision, as quorum weights, to this JSON file.")
-                             ] = None,
-    quorum: Annotated[Path | None, typer.Option("--quorum", help="--modes quorum: the quorum configuration (else "
-                                                "the \\[quorum] table of --config); a single-model mode beside it "
-                                                "runs once per source when no --model is given.")] = None,
+    retries: Annotated[int, _opt("--retries")] = 2,
+    retry_backoff: Annotated[float, _opt("--retry-backoff")] = 5.0,
+    max_cost: Annotated[float | None, _opt("--max-cost")] = None,
+    unpriced_reserve: Annotated[float, _opt("--unpriced-reserve")] = 0.50,
+    max_rpm: Annotated[float | None, _opt("--max-rpm")] = None,
+    baseline: Annotated[str | None, _opt("--baseline")] = None,
+    seed: Annotated[int, _opt("--seed")] = 42,
+    rules: Annotated[Path | None, _opt("--rules")] = None,
+    shard: Annotated[str | None, _opt("--shard")] = None,
+    executor: Annotated[str, _opt("--executor")] = "local",
+    record_timeout: Annotated[float | None, _opt("--record-timeout")] = None,
+    write_weights: Annotated[Path | None, _opt("--write-weights")] = None,
+    quorum: Annotated[Path | None, _opt("--quorum")] = None,
 ) -> None:
     """Benchmark judges on labelled cases: results.json, report.md and recall_fi.png in --out.
 
