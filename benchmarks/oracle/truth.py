@@ -91,7 +91,10 @@ def _argv(project: Project, python: str) -> tuple[list[str], str]:
     if cmd[0] == "python":
         cmd[0] = python
     if project.runner == "pytest":
-        return [*cmd, "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--junitxml={out}/truth.xml"], "truth.xml"
+        # A module that no longer imports stops pytest at collection, and then no test has an outcome: go on,
+        # so each test says whether it broke and the module's collection error is the failure it is.
+        return [*cmd, "-p", "no:cacheprovider", "-o", "junit_family=xunit1", "--continue-on-collection-errors",
+                "--junitxml={out}/truth.xml"], "truth.xml"
     if project.runner == "unittest":   # `python -m unittest ARGS` -> our result writer with the same ARGS
         rest = cmd[cmd.index("unittest") + 1 :]
         return [cmd[0], "{out}/oracle_unittest.py", "{out}/truth.json", *rest], "truth.json"
