@@ -130,3 +130,18 @@ def test_a_plain_node_script_of_node_test_tests_behind_npm_runs_is_found(tmp_pat
         result = run_review(tool_context(snap), "mechanical")
     assert result.verdict == "MODIFY"
     assert [a.subject for c in result.claims for a in c.artifacts] == ["test.js::answers"]
+
+
+def test_what_follows_a_plain_node_script_is_the_script_s_own():
+    """`node test.js --bail fixtures/` gives test.js its arguments: they are neither node's options (every test
+    run would get them) nor more test paths; after `--test`, every path is one node runs."""
+    from showcause.tools.runners.jsproject import split_node_args
+    from showcause.tools.runners.node_script import node_options
+
+    assert split_node_args(["--conditions", "development", "test.js", "--bail", "fixtures/"]) == (
+        ["--conditions", "development"], ["test.js"])
+    assert node_options(("--conditions", "development", "test.js", "--require", "x")) == ["--conditions", "development"]
+    assert split_node_args(["--test", "--conditions", "dev", "a.test.js", "b.test.js", "--test-only"]) == (
+        ["--test", "--conditions", "dev", "--test-only"], ["a.test.js", "b.test.js"])
+    assert split_node_args(["--", "script.js", "--flag"]) == ([], ["script.js"])
+    assert split_node_args(["--test", "--", "a.js", "--b.js"]) == (["--test"], ["a.js", "--b.js"])

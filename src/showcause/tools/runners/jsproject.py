@@ -149,14 +149,18 @@ _MAX_DEPTH = 3   # `npm run` hops followed from scripts.test
 
 
 def split_node_args(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
-    """(node's options as written, each with its value; the paths) of the words after `node`."""
+    """(node's options as written, each with its value; the paths) of the words after `node`. Without
+    `--test`, the first path is the script and what follows it is the script's own (`node test.js --bail`):
+    neither node's options nor paths."""
     options: list[str] = []
     paths: list[str] = []
     i = 0
     while i < len(args):
         arg = args[i]
+        if paths and "--test" not in options:
+            break
         if arg == "--":
-            paths += args[i + 1:]
+            paths += args[i + 1:] if "--test" in options else args[i + 1:i + 2]
             break
         if arg.startswith("-"):
             takes = arg in NODE_VALUED and i + 1 < len(args)
