@@ -26,27 +26,9 @@ from showcause.sandbox.projectenv import ProjectEnv
 from showcause.sandbox.toolchain import test_node_options
 from showcause.tools.runners.base import Command
 
-__all__ = [
-    "JS_RUNNERS",
-    "NODE_ADDRESS_MB",
-    "NODE_VALUED",
-    "JsProject",
-    "declared_test_script",
-    "dependencies",
-    "entries",
-    "installed",
-    "js_files",
-    "package_dirs",
-    "package_json",
-    "project_for",
-    "read_json",
-    "read_text",
-    "rel_to",
-    "relative_to_package",
-    "runner_command",
-    "split_node_args",
-    "test_script",
-]
+__all__ = ["JS_RUNNERS", "NODE_ADDRESS_MB", "NODE_VALUED", "JsProject", "declared_test_script", "dependencies",
+           "entries", "installed", "js_files", "package_dirs", "package_json", "project_for", "read_json", "read_text",
+           "rel_to", "relative_to_package", "runner_command", "split_node_args", "test_script"]
 
 NODE_ADDRESS_MB = 16384   # address space only; real memory stays capped by the memory cgroup
 
@@ -149,9 +131,8 @@ _MAX_DEPTH = 3   # `npm run` hops followed from scripts.test
 
 
 def split_node_args(args: tuple[str, ...] | list[str]) -> tuple[list[str], list[str]]:
-    """(node's options as written, each with its value; the paths) of the words after `node`. Without
-    `--test`, the first path is the script and what follows it is the script's own (`node test.js --bail`):
-    neither node's options nor paths."""
+    """(node's options as written, each with its value; the paths) of the words after `node`. Without `--test`,
+    what follows the first path (the script) is the script's own (`node test.js --bail`): neither."""
     options: list[str] = []
     paths: list[str] = []
     i = 0
