@@ -66,6 +66,22 @@ def test_a_probe_runs_on_both_trees_and_leaves_them_as_they_were(tmp_path: Path)
 
 
 @pytest.mark.isolation
+def test_a_probe_is_never_stored_in_the_base_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("SHOWCAUSE_CACHE_DIR", str(cache))
+    case = _case(tmp_path, BROKEN_ADD)
+    with open_snapshot(case=case) as snap:
+        ledger = Ledger(tool_context(snap))
+        probed = ledger.call("run_probe", {"path": "tests/test_probe_add.py", "content": PROBE})
+        stored = sorted(p for p in cache.rglob("*") if p.is_file())
+        ran = ledger.call("run_test", {"test": "tests/test_calc.py"})
+    assert probed.ok and ran.ok, (probed.output, ran.output)
+    assert stored == []
+    # The same review's run_test does store its base run there: the cache was in use.
+    assert any(p.is_file() for p in (cache / "base").rglob("*"))
+
+
+@pytest.mark.isolation
 def test_a_flaky_probe_shows_differing_outcomes_across_runs(tmp_path: Path):
     case = _case(tmp_path, BROKEN_ADD)
     with open_snapshot(case=case) as snap:
