@@ -93,14 +93,17 @@ def test_a_flaky_probe_shows_differing_outcomes_across_runs(tmp_path: Path):
 
 
 @pytest.mark.isolation
-def test_a_probe_that_fails_to_import_is_an_error_of_its_file(tmp_path: Path):
+def test_a_probe_that_fails_to_import_is_an_error_of_its_file_in_each_of_probe_runs(tmp_path: Path):
     case = _case(tmp_path, BROKEN_ADD)
+    config = tmp_path / "probe.toml"
+    config.write_text("[tests]\nprobe_runs = 2\n", encoding="utf-8")
     with open_snapshot(case=case) as snap:
-        call = Ledger(tool_context(snap)).call("run_probe", {"path": "tests/test_probe_syntax.py",
-                                                             "content": "def test_x(:\n    pass\n"})
+        call = Ledger(tool_context(snap, config)).call("run_probe", {"path": "tests/test_probe_syntax.py",
+                                                                     "content": "def test_x(:\n    pass\n"})
     assert call.ok, call.output
     [row] = call.results or []
-    assert row["test"] == "tests/test_probe_syntax.py" and row["base"] == row["head"] == ["error"] * 3
+    assert row["test"] == "tests/test_probe_syntax.py" and row["base"] == row["head"] == ["error"] * 2
+    assert "2 run(s) on each tree" in call.output and "SyntaxError" in row["head_messages"][0]
 
 
 @pytest.mark.parametrize(("path", "content", "said"), [
@@ -108,6 +111,7 @@ def test_a_probe_that_fails_to_import_is_an_error_of_its_file(tmp_path: Path):
     ("src/pkg/calc.py", PROBE, "not a test file pytest collects"),
     ("tests/probe.py", PROBE, "name the probe test_*.py or *_test.py"),
     ("tests/conftest.py", PROBE, "not a test file pytest collects"),
+    ("tests/test_a.py::test_b.py", PROBE, "letters, digits, '_', '-', '.' and '/' only"),
     ("test/probe.test.js", "test('x', () => {});\n", "JavaScript and TypeScript probes are not supported yet"),
     ("../test_out.py", PROBE, "escapes the repository root"),
     ("/tmp/test_abs.py", PROBE, "absolute paths are not allowed"),

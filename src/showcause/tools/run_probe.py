@@ -9,6 +9,7 @@ judge's own code, and its outcomes say nothing about any later review of the sam
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -24,6 +25,7 @@ from showcause.tools.testexec import TestRun, run_tests
 
 __all__ = ["RunProbeTool", "probe_path"]
 
+_PLAIN = re.compile(r"[\w.\-/]+")
 _SCRIPT = (".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts")
 _SIDES = ("base", "head")
 _BAD = ("failed", "error", "timeout")
@@ -40,6 +42,9 @@ class RunProbeArgs(Args):
 
 
 def _collected_name(rel: str) -> None:
+    # `::` and `[` would make the path read as a test id; spaces and the like as more than one argument.
+    if not _PLAIN.fullmatch(rel):
+        raise ToolArgumentError(f"{rel!r}: a probe's path may hold letters, digits, '_', '-', '.' and '/' only")
     name = rel.rsplit("/", 1)[-1]
     if name.endswith(_SCRIPT):
         raise ToolArgumentError(f"{rel}: JavaScript and TypeScript probes are not supported yet; run_probe runs "
