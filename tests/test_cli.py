@@ -31,13 +31,15 @@ def test_tools_list_is_generated_from_the_registry():
     assert proc.returncode == 0
     schemas = json.loads(proc.stdout)
     assert [s["name"] for s in schemas] == ["search", "find_symbol", "read_file", "list_files", "run_test",
-                                            "typecheck"]
+                                            "typecheck", "run_probe"]
     search = schemas[0]["input_schema"]
     assert sorted(search["properties"]) == ["case_sensitive", "fixed", "glob", "path", "pattern"]
     assert search["required"] == ["pattern"] and search["additionalProperties"] is False
     assert schemas[5]["input_schema"]["properties"] == {}
+    assert schemas[6]["input_schema"]["required"] == ["path", "content"]
     text = run("tools", "list").stdout
     assert "search(pattern, path?, glob?, fixed?, case_sensitive?)" in text
+    assert "run_probe(path, content) [runs repository code in the sandbox]" in text
     assert "typecheck(no arguments)" in text
 
 

@@ -171,7 +171,7 @@ def test_the_sdk_client_gets_the_same_tools_from_a_replayed_discover(tmp_path: P
     cold = anyio.run(tools)
     assert len(records(tmp_path / "cache")) == 1
     warm = anyio.run(tools)
-    assert warm == cold and len(warm) == 10
+    assert warm == cold and len(warm) == 11
     recorded = json.loads(records(tmp_path / "cache")[0].read_text())
     assert sorted(json.loads(k)["method"] for k in recorded) == ["server/discover", "tools/list"]
 

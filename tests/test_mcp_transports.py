@@ -42,7 +42,7 @@ async def _session(client: Client, repo: Path) -> tuple[list[str], Any, Any]:
 
 
 def _check(names: list[str], review: Any, outside: Any) -> None:
-    assert names[0] == "review_change" and "record_outcome" in names and len(names) == 10
+    assert names[0] == "review_change" and "record_outcome" in names and len(names) == 11
     assert review.is_error is False and review.structured_content["verdict"] == "MODIFY"
     assert outside.is_error is True and json.loads(outside.content[0].text)["error"]["code"] == "INVALID_INPUT"
 

@@ -83,7 +83,7 @@ ENTRY_POINTS = textwrap.dedent('''
     replay = showcause_demo_plugin:REPLAY
     openai = showcause_demo_plugin:REPLAY
 ''')
-BUILTIN_TOOLS = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck"]
+BUILTIN_TOOLS = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck", "run_probe"]
 BUILTIN_MODES = ["mechanical", "evidence_gate", "decision_judge", "proposal_first", "proposal_first_2pass",
                  "blind_first", "quorum"]
 

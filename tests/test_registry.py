@@ -14,7 +14,7 @@ from showcause.core.registry import DuplicateName, Registry, load_dotted
 from showcause.tools.registry import TOOLS, get_tool, register
 from showcause.tools.search import SearchTool
 
-SIX = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck"]
+BUILTINS = ["search", "find_symbol", "read_file", "list_files", "run_test", "typecheck", "run_probe"]
 
 
 def _module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str) -> None:
@@ -83,22 +83,22 @@ def test_the_tool_registry_imports_a_tool_module_only_when_that_tool_is_used():
                    "get_tool('search')\n"
                    "print('showcause.tools.run_test' in sys.modules, 'showcause.tools.search' in sys.modules)\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == [str(SIX), "False False", "False True"]
+    assert proc.stdout.splitlines() == [str(BUILTINS), "False False", "False True"]
 
 
-def test_a_tool_registered_before_any_lookup_does_not_hide_the_six():
+def test_a_tool_registered_before_any_lookup_does_not_hide_the_builtins():
     proc = _python("from showcause.tools.registry import all_tools, register\n"
                    "from showcause.tools.read_file import ReadFileTool\n"
                    "class Peek(ReadFileTool):\n    name = 'peek'\n"
                    "register(Peek())\nprint([t.name for t in all_tools()])\n")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == str([*SIX, "peek"])
+    assert proc.stdout.strip() == str([*BUILTINS, "peek"])
 
 
 def test_every_tool_says_whether_it_only_reads():
     assert {t.name: t.read_only for t in TOOLS} == {
         "search": True, "find_symbol": True, "read_file": True, "list_files": True, "run_test": False,
-        "typecheck": False}
+        "typecheck": False, "run_probe": False}
 
 
 def test_a_provider_says_whether_it_costs_money():

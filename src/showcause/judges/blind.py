@@ -35,7 +35,7 @@ from showcause.judges.mechanical import MODEL_FAILURES, probe_claims, probes_aft
 from showcause.judges.prompting import change_text, load_prompt, task_sections
 from showcause.providers.base import DEFAULT_OPTIONS, CompletionOptions, Message, ModelTurn, Provider, send
 from showcause.providers.registry import get_provider
-from showcause.tools.registry import BUILTIN_TOOLS
+from showcause.tools.registry import REVIEW_TOOLS
 
 __all__ = ["READ_TOOLS", "BlindFirstJudge"]
 
@@ -82,7 +82,7 @@ def _sum_usage(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
 
 class BlindFirstJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="blind_first", tools=BUILTIN_TOOLS, budget="blind_review",   # phases share one budget: one pass
+        name="blind_first", tools=REVIEW_TOOLS, budget="blind_review",   # phases share one budget: one pass
         description="Blind-first evidence review: the model explores the base tree with the four read tools "
                     "knowing only the task, then sees the plan, the real diff and the probes with the six tools "
                     "on head; its claims go through the gate, beside the probes' own.")

@@ -13,7 +13,7 @@ from showcause.judges.mechanical import MODEL_FAILURES, probe_claims, probes_aft
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message, Provider
 from showcause.providers.registry import get_provider
-from showcause.tools.registry import BUILTIN_TOOLS
+from showcause.tools.registry import REVIEW_TOOLS
 
 __all__ = ["EvidenceGateJudge", "MaterialOnlyJudge", "ProposalFirst2PassJudge", "ProposalFirstJudge"]
 
@@ -33,7 +33,7 @@ def _answer(result: LoopResult, provider: Provider, prompts: dict[str, str]) -> 
 
 class EvidenceGateJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="evidence_gate", tools=BUILTIN_TOOLS, default_for="with_model",
+        name="evidence_gate", tools=REVIEW_TOOLS, default_for="with_model",
         description="A model with the six tools, starting from the mechanical probes' findings (their calls are "
                     "in the ledger, citable as T1…); its claims go through the gate, beside the probes' own.")
 

@@ -33,7 +33,7 @@ from showcause.judges.mechanical import MODEL_FAILURES, Probes, probe_claims, pr
 from showcause.judges.prompting import change_text, load_prompt
 from showcause.providers.base import Message
 from showcause.providers.registry import wrap_provider
-from showcause.tools.registry import BUILTIN_TOOLS
+from showcause.tools.registry import REVIEW_TOOLS
 
 if TYPE_CHECKING:   # loaded when a quorum review runs: a mechanical review never loads the peers' clients
     from showcause.quorum.config import Source
@@ -139,7 +139,7 @@ def _finding_report(f: Finding, reported: bool) -> dict[str, Any]:
 
 class QuorumJudge:
     spec: ClassVar[ModeSpec] = ModeSpec(
-        name="quorum", tools=BUILTIN_TOOLS, model_option="--quorum",
+        name="quorum", tools=REVIEW_TOOLS, model_option="--quorum",
         description="The sources of a quorum configuration (--quorum FILE, or [quorum] in --config) each run "
                     "evidence_gate over the same probes' calls, a tier's members at once, lowest tier first; a "
                     "validated finding blocks on its "

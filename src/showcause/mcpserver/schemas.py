@@ -1,6 +1,6 @@
 """The tools' JSON schemas: the registry's own, with where the trees come from; review_change's in and out.
 
-The six repository tools take exactly the registry's arguments (`tool_schemas()`, the one registry the
+The repository tools take exactly the registry's arguments (`tool_schemas()`, the one registry the
 CLI and the models read) plus `repo`, `base` and `head`; nothing here restates a tool's own arguments.
 """
 

@@ -1,4 +1,4 @@
-"""The MCP server: every tool of the one table (mcpserver/table.py: review_change, the six registry tools,
+"""The MCP server: every tool of the one table (mcpserver/table.py: review_change, the registry tools,
 review_decision, should_review, record_outcome, and with `--quorum FILE` the quorum's four) on an `MCPServer`,
 and the full reviews as resources.
 

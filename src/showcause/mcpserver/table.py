@@ -1,7 +1,7 @@
 """The one table of the MCP server's tools: for each, its name, description, schemas, handler and whether it
 only exists with `--quorum FILE`. The server builds every tool from it (server.py); nothing else declares one.
 
-The six registry tools are one entry each, made from the tool registry (their names, descriptions and input
+The registry tools are one entry each, made from the tool registry (their names, descriptions and input
 schemas are the registry's, as `showcause tools list` prints them).
 """
 

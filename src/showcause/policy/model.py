@@ -196,8 +196,8 @@ class SymbolsSection(_Section):
 
 
 class TestsSection(_Section):
-    """Which tests run_test may run when a case does not list its tests, and how often a suspected regression
-    is re-run."""
+    """Which tests run_test may run when a case does not list its tests, how often a suspected regression
+    is re-run, and how run_probe runs a probe."""
 
     discover: tuple[str, ...] = Field(
         default=("tests/test_*.py", "tests/**/test_*.py", "test/*.test.js", "test/**/*.test.js", "test/*.test.mjs"),
@@ -243,6 +243,14 @@ class TestsSection(_Section):
         "differs between runs of one tree is flaky (a WARNING). With 2, a test failing half the time at random "
         "blocks at most 1 review in 64: 3 failures on head and 3 passes on base, (1/2)^6. 0: one run each. A "
         "repository's config may only lower it."))
+
+    probe_runs: int = Field(default=3, gt=0, description=(
+        "Runs, on each tree, of a probe (`run_probe`: a test file the judge writes, added to throw-away copies "
+        "of base and head): enough for a flaky probe to show differing outcomes. A repository's config may only "
+        "lower it."))
+
+    probe_max_bytes: int = Field(default=20_000, gt=0, description=(
+        "The largest probe `run_probe` takes, in bytes of its UTF-8 text."))
 
 
 class SandboxSection(_Section):

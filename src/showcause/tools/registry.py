@@ -12,8 +12,8 @@ from typing import Any
 from showcause.core.registry import Registry
 from showcause.tools.base import Tool
 
-__all__ = ["BUILTIN_TOOLS", "ENTRY_POINT_GROUP", "TOOLS", "all_tools", "get_tool", "register", "schemas_markdown",
-           "tool_schemas", "tools_markdown", "tools_text"]
+__all__ = ["BUILTIN_TOOLS", "ENTRY_POINT_GROUP", "REVIEW_TOOLS", "TOOLS", "all_tools", "get_tool", "register",
+           "schemas_markdown", "tool_schemas", "tools_markdown", "tools_text"]
 
 ENTRY_POINT_GROUP = "showcause.tools"
 
@@ -25,9 +25,13 @@ _BUILTINS = {
     "list_files": "showcause.tools.list_files:ListFilesTool",
     "run_test": "showcause.tools.run_test:RunTestTool",
     "typecheck": "showcause.tools.typecheck:TypecheckTool",
+    "run_probe": "showcause.tools.run_probe:RunProbeTool",
 }
 
 BUILTIN_TOOLS: tuple[str, ...] = tuple(_BUILTINS)
+# The tools the built-in review modes give their judges: named here, not taken from the registry, so that a
+# tool added to the registry reaches a mode only when the mode is changed to use it.
+REVIEW_TOOLS: tuple[str, ...] = ("search", "find_symbol", "read_file", "list_files", "run_test", "typecheck")
 
 
 def _adapt(name: str, loaded: object) -> Tool:
