@@ -15,13 +15,14 @@ import pytest
 
 from llm_servers import OpenAIServer, turn
 from showcause.bench.costs import review_reserve
-from showcause.bench.decision_arms import ARMS, DECISION_JUDGE, arm_names, bench_decision_mode
+from showcause.bench.decision_arms import ARMS, arm_names, bench_decision_mode
 from showcause.bench.identity import budgets
 from showcause.bench.runner import BenchConfig, run_bench
 from showcause.core.claims import FinalAnswer
 from showcause.core.decision import load_decision
 from showcause.core.errors import EXIT_BAD_INPUT, InputError, ModelRequired, exit_status
 from showcause.core.registry import DuplicateName
+from showcause.decision.arms import DECISION_JUDGE
 from showcause.decision.modes import DecisionOptions
 from showcause.decision.registry import DECISION_MODES, decision_mode, register_decision_mode, run_decision
 from showcause.decision.review import review_decision

@@ -1,6 +1,6 @@
 """Decision reviews: `blind_first` (a position first, then the proposal, in one conversation) and
 `proposal_first` (one pass with the proposal visible, the comparison arm), and what every decision mode shares
-(the bench's arms, bench/decision_arms.py, are built from the same pieces).
+(the decision benchmark's arms, decision/arms.py, are built from the same pieces).
 
 blind_first: the blindness check runs before any model call and refuses a leak (BLINDNESS_LEAK). Phase 1
 sees the objective, constraints, context, environment, evidence, decision type and risk level — the
