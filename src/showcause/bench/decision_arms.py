@@ -27,9 +27,9 @@ def arm_names() -> list[str]:
 
 def bench_decision_mode(name: str | None, *, has_model: bool) -> DecisionMode:
     """A decision mode or, failing that, an arm; InputError naming both when neither has the name."""
-    if name is not None and name not in DECISION_MODES.names() and ARMS.get(name) is not None:
-        return ARMS.chosen(name, has_model=has_model)
-    try:
-        return DECISION_MODES.chosen(name, has_model=has_model)
-    except InputError:
-        raise InputError(f"unknown decision mode {name!r}; known: {', '.join(arm_names())}") from None
+    if name is None:
+        return DECISION_MODES.chosen(None, has_model=has_model)
+    found = DECISION_MODES.get(name) or ARMS.get(name)
+    if found is None:
+        raise InputError(f"unknown decision mode {name!r}; known: {', '.join(arm_names())}")
+    return found

@@ -94,7 +94,6 @@ def review_decision_input(decision: DecisionInput, *, mode: str | DecisionMode, 
 
 def decision_budget(mode: DecisionMode, config: Path | None = None) -> dict[str, Any]:
     """The budget one review in decision mode ``mode`` runs under (what the bench reports per mode)."""
-    chosen = mode
     policy = load_policy(config) if config is not None else load_policy()
-    budget = mode_budget(chosen.spec, policy) or Budget()
+    budget = mode_budget(mode.spec, policy) or Budget()
     return {k: getattr(budget, k) for k in ("tokens", "completion_tokens", "seconds", "tool_calls", "turns")}
